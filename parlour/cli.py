@@ -1,0 +1,167 @@
+"""The ``parlour`` command.
+
+Every command talks to the games through the core protocol, so each works for any
+registered game; a game that needs its own wording overrides the protocol's
+defaults (``Game.perft``, ``Game.list_moves``), never a special case here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from parlour import __version__
+from parlour.core.errors import ParlourError
+from parlour.core.registry import PLANNED, game_names, get_game
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+class CommandError(Exception):
+    """An error to report on stderr as ``parlour: message`` and exit non-zero."""
+
+
+def _perft(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    if args.depth < 0:
+        raise CommandError("DEPTH must be 0 or more")
+    state = game.state_from_text(args.position)
+    print(game.perft(state, args.depth))
+    return EXIT_OK
+
+
+def _moves(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    if args.batch:
+        if args.position is not None:
+            raise CommandError("--batch reads positions from standard input; give none here")
+        return _moves_batch(game.name, sys.stdin, sys.stdout)
+    if args.position is None:
+        raise CommandError("give a POSITION (and DICE for a game with dice), or --batch")
+    for move_text, result in game.list_moves(args.position, args.dice):
+        print(f"{move_text}\t{result}")
+    return EXIT_OK
+
+
+def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
+    """One JSON line out for each ``POSITION [DICE]`` line in; a bad line gets an
+    ``error`` entry and the batch goes on."""
+    game = get_game(game_name)
+    for raw in lines:
+        fields = raw.split()
+        if not fields:
+            continue
+        position = fields[0]
+        dice = fields[1] if len(fields) > 1 else None
+        record: dict[str, object] = {"position": position}
+        if dice is not None:
+            record["dice"] = dice
+        try:
+            if len(fields) > 2:
+                raise CommandError(f"expected 'POSITION DICE', got {len(fields)} fields")
+            plays = game.list_moves(position, dice)
+            record["plays"] = [{"move": move, "position": result} for move, result in plays]
+        except (ParlourError, CommandError) as error:
+            record["error"] = str(error)
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+    return EXIT_OK
+
+
+def _play(args: argparse.Namespace) -> int:
+    from parlour.lineplay import play_in_terminal
+
+    game = get_game(args.game)
+    return play_in_terminal(game, position=args.position, seed=args.seed)
+
+
+def _not_built(what: str) -> Callable[[argparse.Namespace], int]:
+    def command(args: argparse.Namespace) -> int:
+        raise CommandError(f"{what} is not built yet")
+
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    known = ", ".join(sorted(set(game_names()) | set(PLANNED)))
+    parser = argparse.ArgumentParser(
+        prog="parlour",
+        description="Chess, checkers and backgammon: play them, or use their rules engines.",
+    )
+    parser.add_argument("--version", action="version", version=f"parlour {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    perft = commands.add_parser(
+        "perft",
+        help="count the leaf nodes of the legal-move tree",
+        description="Count the leaf nodes of the legal-move tree DEPTH plies deep and print "
+        "the number on the last line.",
+    )
+    perft.add_argument("game", metavar="GAME", help=f"one of: {known}")
+    perft.add_argument("position", metavar="POSITION", help="FEN (chess) or PDN FEN (checkers)")
+    perft.add_argument("depth", metavar="DEPTH", type=int)
+    perft.set_defaults(run=_perft)
+
+    moves = commands.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description="List every distinct legal move or play from a position, each with the "
+        "position it leads to, separated by a tab. With --batch, read 'POSITION DICE' lines "
+        "on standard input and answer each with one JSON line.",
+    )
+    moves.add_argument("game", metavar="GAME", help=f"one of: {known}")
+    moves.add_argument("position", metavar="POSITION", nargs="?", help="e.g. a gnubg Position ID")
+    moves.add_argument("dice", metavar="DICE", nargs="?", help="the dice thrown, e.g. 31 or 66")
+    moves.add_argument("--batch", action="store_true", help="read positions from standard input")
+    moves.set_defaults(run=_moves)
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play a game in the terminal: two people at one keyboard.",
+    )
+    play.add_argument("game", metavar="GAME", help=f"one of: {known}")
+    play.add_argument("--position", help="start from this position instead of the usual start")
+    play.add_argument("--seed", type=int, help="seed the dice, to replay the same throws")
+    play.set_defaults(run=_play)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the web app",
+        description="Run the web app (by default on http://127.0.0.1:8000 with an embedded "
+        "SQLite store).",
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="an SQLAlchemy URL: sqlite:///path or postgresql://...")
+    serve.set_defaults(run=_not_built("the web app (parlour serve)"))
+
+    uci = commands.add_parser(
+        "uci",
+        help="run the chess engine over UCI on stdin/stdout",
+        description="Speak the Universal Chess Interface on standard input and output.",
+    )
+    uci.set_defaults(run=_not_built("the chess engine (parlour uci)"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except (ParlourError, CommandError) as error:
+        print(f"parlour: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

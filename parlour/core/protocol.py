@@ -1,0 +1,299 @@
+"""One interface over every game: :class:`Game` describes a game, :class:`State` is a
+position in it with everything the rules need (history for repetition, dice, cube).
+
+The model follows multi-game frameworks such as OpenSpiel: every node of the game
+tree belongs either to a player (a :class:`Side`) or to chance (the dice), and chance
+outcomes are moves too, so a dice throw is pushed and popped like any other move.
+Unlike OpenSpiel, a state is mutable with ``push``/``pop`` (as python-chess's Board),
+because engines search by making and unmaking moves.
+
+A small example with the tiny game the conformance suite uses::
+
+    state = game.new_state()
+    while not state.is_over():
+        if state.turn is CHANCE:
+            state.push(dice.choose(state.chance_outcomes()))
+        else:
+            state.push(state.legal_moves()[0])
+    print(state.outcome())
+
+What each game must provide is marked abstract below; everything else has a sound
+default that a game may override for speed or better wording.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, Self, TypeVar
+
+from parlour.core.errors import GameOverError, IllegalMoveError, ParlourError
+
+
+class Side(enum.IntEnum):
+    """One of the two players. FIRST is the side that starts the game by the rules:
+    White in chess, Black in checkers; in backgammon, where the opening throw decides
+    who starts, FIRST is simply the player listed first. Each game names its sides
+    (:attr:`Game.side_names`)."""
+
+    FIRST = 0
+    SECOND = 1
+
+    @property
+    def other(self) -> Side:
+        return Side.SECOND if self is Side.FIRST else Side.FIRST
+
+
+class Chance(enum.Enum):
+    """The actor at a chance node: the dice."""
+
+    DICE = "dice"
+
+
+#: The value of :attr:`State.turn` when the dice act next.
+CHANCE = Chance.DICE
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    ``winner`` is None for a draw. ``reason`` says why in a player's words
+    ("checkmate", "threefold repetition", "gammon"). ``points`` is what the winner
+    scores: 1 in chess and checkers, 1/2/3 times the cube in backgammon, 0 for a draw.
+
+    >>> Outcome(Side.FIRST, "checkmate")
+    Outcome(winner=<Side.FIRST: 0>, reason='checkmate', points=1)
+    """
+
+    winner: Side | None
+    reason: str
+    points: int = 1
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+
+Move = TypeVar("Move", bound=Hashable)
+
+
+class State(ABC, Generic[Move]):
+    """A position in a game, with the history its rules depend on.
+
+    Moves are small immutable values (hashable, comparable). ``push`` checks that a
+    move is legal and raises :class:`IllegalMoveError` naming the broken rule if it
+    is not; ``pop`` takes back the last move pushed. Endings that are not moves
+    (a resignation, a draw by agreement or by claim) are declared with
+    :meth:`resign`, :meth:`agree_draw` and :meth:`claim_draw`; they are final.
+    """
+
+    #: The game this state belongs to (set by each game's State class).
+    game: Game[Any]
+
+    _declared: Outcome | None = None
+
+    # -- what each game provides ------------------------------------------------
+
+    @property
+    @abstractmethod
+    def turn(self) -> Side | Chance:
+        """Who acts next: a side, or :data:`CHANCE` when the dice are to be thrown.
+        Only meaningful while the game is not over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the side to act (or the chance outcomes' moves at a
+        chance node); empty when the game is over."""
+
+    @abstractmethod
+    def push_unchecked(self, move: Move) -> None:
+        """Play a move known to be legal. Engines call this; everyone else calls
+        :meth:`push`."""
+
+    @abstractmethod
+    def pop(self) -> Move:
+        """Take back the last move pushed and return it; IndexError when no move
+        has been pushed."""
+
+    @abstractmethod
+    def rules_outcome(self) -> Outcome | None:
+        """The outcome that the position itself decides (checkmate, no move left,
+        the last checker borne off, a rule draw), or None while play goes on."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position in the game's text encoding (FEN, PDN FEN, gnubg IDs);
+        :meth:`Game.state_from_text` reads it back."""
+
+    @abstractmethod
+    def move_to_text(self, move: Move) -> str:
+        """The move in the notation players read (SAN, PDN, gnubg move text)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read a move as a player may type it, in this position.
+
+        Raises :class:`NotationError` for text that is not a move at all and
+        :class:`IllegalMoveError` for a move the rules forbid here."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy, history included."""
+
+    # -- chance -----------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
+        """At a chance node, every outcome with its probability (they sum to 1)."""
+        raise ParlourError("the dice are not to be thrown now")
+
+    # -- defaults built on the above --------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play a move after checking that it is legal here."""
+        if self.is_over():
+            raise GameOverError()
+        if move not in self.legal_moves():
+            raise self.explain_illegal(move)
+        self.push_unchecked(move)
+
+    def play(self, text: str) -> Move:
+        """Read a move as a player typed it and play it; return the move."""
+        if self.is_over():
+            raise GameOverError()
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def explain_illegal(self, move: Move) -> IllegalMoveError:
+        """Why ``move`` is not legal here, as an error to raise. Games override
+        this to name the rule ("a capture is available: 22x15 must be played")."""
+        return IllegalMoveError(f"{move} is not a legal move here", rule="illegal")
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        if self._declared is not None:
+            return self._declared
+        return self.rules_outcome()
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def board_text(self) -> str:
+        """A plain-text picture of the position for line-mode play."""
+        return self.to_text()
+
+    # -- endings that are not moves ---------------------------------------------
+
+    def resign(self, side: Side) -> Outcome:
+        """``side`` resigns; the other side wins. Returns the outcome."""
+        if self.is_over():
+            raise GameOverError()
+        self._declared = Outcome(side.other, "resignation", self.resignation_points(side))
+        return self._declared
+
+    def resignation_points(self, side: Side) -> int:
+        """What a resignation by ``side`` concedes (1 unless the game says more)."""
+        return 1
+
+    def agree_draw(self) -> Outcome:
+        """Both players agree to a draw."""
+        if self.is_over():
+            raise GameOverError()
+        if not self.game.has_draws:
+            raise IllegalMoveError(f"{self.game.title} has no draws", rule="no-draws")
+        self._declared = Outcome(None, "agreement", 0)
+        return self._declared
+
+    def claimable_draw(self) -> str | None:
+        """The reason a draw may be claimed now (chess's threefold repetition or
+        fifty-move rule), or None. Games without claims keep the default."""
+        return None
+
+    def claim_draw(self) -> Outcome:
+        """Claim the draw that :meth:`claimable_draw` names."""
+        if self.is_over():
+            raise GameOverError()
+        reason = self.claimable_draw()
+        if reason is None:
+            raise IllegalMoveError("there is no draw to claim", rule="no-draw-claim")
+        self._declared = Outcome(None, reason, 0)
+        return self._declared
+
+
+class Game(ABC, Generic[Move]):
+    """A game: its names, its starting position and its text encodings."""
+
+    #: Short name used on the command line and in URLs: "chess".
+    name: str
+    #: Name shown to players: "Chess".
+    title: str
+    #: What the two sides are called, FIRST then SECOND: ("White", "Black").
+    side_names: tuple[str, str]
+    #: Whether dice (chance nodes) are part of the game.
+    has_chance: bool = False
+    #: Whether a game can end in a draw.
+    has_draws: bool = True
+
+    @abstractmethod
+    def new_state(self) -> State[Move]:
+        """The starting position."""
+
+    @abstractmethod
+    def state_from_text(self, text: str) -> State[Move]:
+        """Read a position in the game's text encoding; raises NotationError."""
+
+    def side_name(self, side: Side) -> str:
+        return self.side_names[side]
+
+    def perft(self, state: State[Move], depth: int) -> int:
+        """Count the leaf nodes of the legal-move tree ``depth`` plies deep.
+
+        The generic count makes and unmakes every move; games override it with a
+        faster one where they have it."""
+        if depth < 0:
+            raise ValueError("perft depth must be 0 or more")
+        return _perft(state, depth)
+
+    def list_moves(self, position: str, chance: str | None = None) -> list[tuple[str, str]]:
+        """Every legal move from ``position`` (after the chance outcome ``chance``,
+        e.g. dice ``31``, if given): pairs of move text and resulting position text.
+
+        Backs ``parlour moves``; games override it where their contract differs."""
+        state = self.state_from_text(position)
+        if chance is not None:
+            state.push(state.parse_move(chance))
+        listing = []
+        for move in state.legal_moves():
+            text = state.move_to_text(move)
+            state.push_unchecked(move)
+            listing.append((text, state.to_text()))
+            state.pop()
+        return listing
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+
+def _perft(state: State[Any], depth: int) -> int:
+    if depth == 0:
+        return 1
+    if state.turn is CHANCE:
+        raise ParlourError("perft is not defined across chance nodes")
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        state.push_unchecked(move)
+        total += _perft(state, depth - 1)
+        state.pop()
+    return total
+
+
+def sum_probabilities(outcomes: Sequence[tuple[object, Fraction]]) -> Fraction:
+    """The total probability of a list of chance outcomes (1 when complete)."""
+    return sum((p for _, p in outcomes), Fraction(0))

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, then run every check: lint, format, types, tests.
+# Extra arguments go to pytest (e.g. scripts/test.sh tests/chess -x).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh test
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy
+.venv/bin/python -m pytest "$@"
