@@ -14,7 +14,7 @@ fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --editable ".[test]"
-    wanted=$(grep -v '^#' scripts/debian-test-packages.txt | tr '\n' ' ')
+    wanted=$(sed -e 's/#.*//' scripts/debian-test-packages.txt | tr '\n' ' ')
     missing=""
     for package in $wanted; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
