@@ -1,0 +1,358 @@
+"""Game-tree search shared by the engines: alpha-beta for chess and checkers,
+expectimax for backgammon.
+
+The search sees a position through :class:`Searchable`, a handful of methods each
+engine implements on its own fast board. Scores are integers in centi-units (a
+pawn or a man is about 100) from the point of view of the side to move (negamax), so
+one routine serves both sides.
+
+Alpha-beta here is the textbook one made practical:
+
+* iterative deepening, so there is always a best move when time runs out and each
+  iteration orders the next one;
+* a transposition table keyed by the position hash, storing depth, score, bound
+  and best move;
+* move ordering: the table's move first, then the engine's own order (captures
+  first, say), with killer moves and the history heuristic for quiet moves;
+* quiescence search over "noisy" moves (captures), so a leaf is never judged in the
+  middle of an exchange;
+* mate scores that prefer the quicker mate (and the slower loss).
+
+>>> from parlour.ai.search import AlphaBeta  # doctest: +SKIP
+>>> result = AlphaBeta(time_limit=1.0).search(position)  # doctest: +SKIP
+>>> result.best_move, result.score, result.depth  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from threading import Event
+from typing import Generic, Protocol, TypeVar
+
+M = TypeVar("M", bound=Hashable)
+
+#: The score of a mate found at the root; a mate in n plies scores MATE - n.
+MATE = 1_000_000
+#: Scores beyond this are mates.
+MATE_BOUND = MATE - 10_000
+INFINITY = MATE + 1
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+#: How often (in nodes) the clock and the stop flag are looked at.
+CHECK_EVERY = 1024
+
+
+class Searchable(Protocol[M]):
+    """What alpha-beta needs of a position. Each engine implements it on its own
+    board; moves are any hashable values."""
+
+    def moves(self) -> Sequence[M]:
+        """The legal moves, best first as far as cheaply known (captures first)."""
+        ...
+
+    def noisy_moves(self) -> Sequence[M]:
+        """The moves quiescence search looks at (captures, promotions); a game
+        whose captures are forced may return every move when one exists."""
+        ...
+
+    def make(self, move: M) -> None: ...
+
+    def unmake(self) -> None: ...
+
+    def evaluate(self) -> int:
+        """A static score for the side to move."""
+        ...
+
+    def terminal_score(self, ply: int) -> int | None:
+        """The score for the side to move if the game is over here (``-(MATE -
+        ply)`` when it has lost, 0 for a draw), else None. ``ply`` is the distance
+        from the root, so quicker mates score higher."""
+        ...
+
+    def hash_key(self) -> Hashable:
+        """A key for the position (a Zobrist hash, say) for the transposition table."""
+        ...
+
+
+@dataclass(slots=True)
+class SearchResult(Generic[M]):
+    best_move: M | None
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    principal_variation: list[M] = field(default_factory=list)
+
+    @property
+    def mate_in(self) -> int | None:
+        """Moves (not plies) to mate, positive when the side to move mates, negative
+        when it is mated; None when no mate was found."""
+        if abs(self.score) < MATE_BOUND:
+            return None
+        plies = MATE - abs(self.score)
+        moves = (plies + 1) // 2
+        return moves if self.score > 0 else -moves
+
+
+class SearchStopped(Exception):
+    """Raised inside the search when time is up or a stop was asked for."""
+
+
+@dataclass(slots=True)
+class _Entry(Generic[M]):
+    depth: int
+    score: int
+    bound: int
+    move: M | None
+
+
+class AlphaBeta(Generic[M]):
+    """Iterative-deepening alpha-beta with a transposition table.
+
+    One instance can search many positions of one game; its table carries over
+    between searches (call :meth:`clear` for a new game).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_depth: int = 64,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        table_size: int = 1 << 20,
+        quiescence: bool = True,
+        stop: Event | None = None,
+        on_iteration: Callable[[SearchResult[M]], None] | None = None,
+    ) -> None:
+        self.max_depth = max_depth
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.table_size = table_size
+        self.quiescence = quiescence
+        self.stop = stop or Event()
+        self.on_iteration = on_iteration
+        self.table: dict[Hashable, _Entry[M]] = {}
+        self._history: dict[M, int] = {}
+        self._killers: list[list[M]] = []
+        self._nodes = 0
+        self._deadline = float("inf")
+
+    def clear(self) -> None:
+        self.table.clear()
+        self._history.clear()
+
+    # -- the driver -------------------------------------------------------------
+
+    def search(self, position: Searchable[M]) -> SearchResult[M]:
+        """Search deeper and deeper until the depth, node or time limit; return
+        the result of the deepest completed iteration (at least depth 1)."""
+        started = time.perf_counter()
+        self._deadline = started + self.time_limit if self.time_limit is not None else float("inf")
+        self._nodes = 0
+        self._killers = [[] for _ in range(self.max_depth + 64)]
+        self._history.clear()
+        if len(self.table) > self.table_size:
+            self.table.clear()
+
+        moves = list(position.moves())
+        result: SearchResult[M] = SearchResult(None, 0, 0, 0, 0.0)
+        if not moves:
+            terminal = position.terminal_score(0)
+            result.score = position.evaluate() if terminal is None else terminal
+            return result
+        result.best_move = moves[0]
+        for depth in range(1, self.max_depth + 1):
+            try:
+                score = self._negamax(position, depth, -INFINITY, INFINITY, 0, depth > 1)
+            except SearchStopped:
+                break
+            result = SearchResult(
+                self._best_at_root(position, moves[0]),
+                score,
+                depth,
+                self._nodes,
+                time.perf_counter() - started,
+                self._principal_variation(position, depth),
+            )
+            if self.on_iteration is not None:
+                self.on_iteration(result)
+            if abs(score) >= MATE_BOUND and MATE - abs(score) <= depth:
+                break  # a forced mate within the horizon: deeper search cannot change it
+            if self._out_of_time(started):
+                break
+        result.nodes = self._nodes
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _out_of_time(self, started: float) -> bool:
+        """Between iterations: stop when the next iteration would likely not finish
+        (each costs several times the last)."""
+        if self.stop.is_set():
+            return True
+        if self.node_limit is not None and self._nodes >= self.node_limit:
+            return True
+        if self.time_limit is None:
+            return False
+        spent = time.perf_counter() - started
+        return spent > self.time_limit * 0.5
+
+    def _best_at_root(self, position: Searchable[M], fallback: M) -> M:
+        entry = self.table.get(position.hash_key())
+        return entry.move if entry is not None and entry.move is not None else fallback
+
+    def _principal_variation(self, position: Searchable[M], depth: int) -> list[M]:
+        line: list[M] = []
+        seen: set[Hashable] = set()
+        while len(line) < depth:
+            key = position.hash_key()
+            entry = self.table.get(key)
+            if entry is None or entry.move is None or key in seen:
+                break
+            if entry.move not in position.moves():
+                break
+            seen.add(key)
+            line.append(entry.move)
+            position.make(entry.move)
+        for _ in line:
+            position.unmake()
+        return line
+
+    # -- the search -------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self._nodes += 1
+        if self._nodes % CHECK_EVERY == 0:
+            if self.stop.is_set() or time.perf_counter() > self._deadline:
+                raise SearchStopped
+            if self.node_limit is not None and self._nodes >= self.node_limit:
+                raise SearchStopped
+
+    def _negamax(
+        self,
+        position: Searchable[M],
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        may_stop: bool,
+    ) -> int:
+        if may_stop:
+            self._tick()
+        else:
+            self._nodes += 1
+        terminal = position.terminal_score(ply)
+        if terminal is not None:
+            return terminal
+        if depth <= 0:
+            if self.quiescence:
+                return self._quiesce(position, alpha, beta, ply, may_stop)
+            return position.evaluate()
+
+        key = position.hash_key()
+        entry = self.table.get(key)
+        table_move: M | None = None
+        original_alpha = alpha
+        if entry is not None:
+            table_move = entry.move
+            if entry.depth >= depth and ply > 0:
+                score = _from_table(entry.score, ply)
+                if entry.bound == EXACT:
+                    return score
+                if entry.bound == LOWER and score >= beta:
+                    return score
+                if entry.bound == UPPER and score <= alpha:
+                    return score
+
+        best_score = -INFINITY
+        best_move: M | None = None
+        for move in self._ordered(position.moves(), table_move, ply):
+            position.make(move)
+            try:
+                score = -self._negamax(position, depth - 1, -beta, -alpha, ply + 1, may_stop)
+            finally:
+                position.unmake()
+            if score > best_score:
+                best_score, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self._reward(move, depth, ply)
+                        break
+        if best_move is None:  # no moves but not terminal: the engine's view of a dead end
+            return position.evaluate()
+
+        bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
+        self.table[key] = _Entry(depth, _to_table(best_score, ply), bound, best_move)
+        return best_score
+
+    def _quiesce(
+        self, position: Searchable[M], alpha: int, beta: int, ply: int, may_stop: bool
+    ) -> int:
+        if may_stop:
+            self._tick()
+        else:
+            self._nodes += 1
+        terminal = position.terminal_score(ply)
+        if terminal is not None:
+            return terminal
+        stand_pat = position.evaluate()
+        if stand_pat >= beta:
+            return stand_pat
+        alpha = max(alpha, stand_pat)
+        for move in position.noisy_moves():
+            position.make(move)
+            try:
+                score = -self._quiesce(position, -beta, -alpha, ply + 1, may_stop)
+            finally:
+                position.unmake()
+            if score >= beta:
+                return score
+            alpha = max(alpha, score)
+        return alpha
+
+    # -- move ordering ----------------------------------------------------------
+
+    def _ordered(self, moves: Sequence[M], table_move: M | None, ply: int) -> list[M]:
+        """The table's move, then the killers, then the rest by the engine's order
+        refined by history (stable sort keeps the engine's order among equals)."""
+        killers = self._killers[ply] if ply < len(self._killers) else []
+        history = self._history
+
+        def rank(move: M) -> int:
+            if move == table_move:
+                return -(1 << 40)
+            if move in killers:
+                return -(1 << 30)
+            return -history.get(move, 0)
+
+        return sorted(moves, key=rank)
+
+    def _reward(self, move: M, depth: int, ply: int) -> None:
+        """A move that caused a cut-off is tried early elsewhere too."""
+        self._history[move] = self._history.get(move, 0) + depth * depth
+        if ply < len(self._killers):
+            killers = self._killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+
+
+def _to_table(score: int, ply: int) -> int:
+    """Mate scores are stored relative to the node, so they stay right when the
+    same position is reached at another distance from the root."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score

@@ -1,0 +1,351 @@
+"""The shared searches checked against brute force on small games."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Sequence
+from threading import Event
+
+import pytest
+
+from parlour.ai.expectimax import Expectimax
+from parlour.ai.search import MATE, AlphaBeta
+
+# -- a random game tree -------------------------------------------------------
+
+
+class Tree:
+    """A random game tree: every node has 0-4 children and a static score for the
+    side to move; leaves without children are losses for the side to move when
+    ``mates`` is set."""
+
+    def __init__(self, seed: int, depth: int, mates: bool = False) -> None:
+        self.rng_seed = seed
+        self.depth = depth
+        self.mates = mates
+        self.path: list[int] = []
+
+    def _rng(self, path: Sequence[int]) -> random.Random:
+        return random.Random(f"{self.rng_seed}:{','.join(map(str, path))}")
+
+    def children_of(self, path: Sequence[int]) -> int:
+        if len(path) >= self.depth:
+            return 0
+        return self._rng(path).choice([0, 1, 2, 3, 4, 4] if self.mates else [1, 2, 3, 4])
+
+    def moves(self) -> Sequence[int]:
+        return list(range(self.children_of(self.path)))
+
+    def noisy_moves(self) -> Sequence[int]:
+        return []
+
+    def make(self, move: int) -> None:
+        self.path.append(move)
+
+    def unmake(self) -> None:
+        self.path.pop()
+
+    def evaluate(self) -> int:
+        return self._rng(self.path).randint(-500, 500)
+
+    def terminal_score(self, ply: int) -> int | None:
+        if self.mates and len(self.path) < self.depth and self.children_of(self.path) == 0:
+            return -(MATE - ply)
+        return None
+
+    def hash_key(self) -> Hashable:
+        return tuple(self.path)
+
+
+def minimax(tree: Tree, depth: int, ply: int = 0) -> int:
+    terminal = tree.terminal_score(ply)
+    if terminal is not None:
+        return terminal
+    moves = tree.moves()
+    if depth == 0 or not moves:
+        return tree.evaluate()
+    best = -(10**9)
+    for move in moves:
+        tree.make(move)
+        best = max(best, -minimax(tree, depth - 1, ply + 1))
+        tree.unmake()
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_alpha_beta_scores_equal_minimax(seed: int) -> None:
+    depth = 3 + seed % 4
+    tree = Tree(seed, depth=depth, mates=seed % 2 == 0)
+    expected = minimax(tree, depth)
+    engine: AlphaBeta[int] = AlphaBeta(max_depth=depth, quiescence=False)
+    result = engine.search(tree)
+    assert result.score == expected
+    assert tree.path == [], "the search left moves on the board"
+    if result.best_move is not None and tree.moves():
+        tree.make(result.best_move)
+        assert -minimax(tree, depth - 1, 1) == expected, "the best move does not give the score"
+        tree.unmake()
+
+
+def test_alpha_beta_searches_fewer_nodes_than_minimax() -> None:
+    tree = Tree(7, depth=7)
+    engine: AlphaBeta[int] = AlphaBeta(max_depth=7, quiescence=False)
+    result = engine.search(tree)
+    full_tree = sum(1 for _ in _walk(tree, 7))
+    # every iteration of the deepening together still visits fewer nodes than one
+    # full minimax of the last depth
+    assert result.nodes < full_tree
+
+
+def _walk(tree: Tree, depth: int):  # type: ignore[no-untyped-def]
+    yield tree.path
+    if depth == 0:
+        return
+    for move in tree.moves():
+        tree.make(move)
+        yield from _walk(tree, depth - 1)
+        tree.unmake()
+
+
+# -- tic-tac-toe: a solved game ------------------------------------------------
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+class TicTacToe:
+    def __init__(self, cells: str = "." * 9) -> None:
+        self.cells = list(cells)
+        self.history: list[int] = []
+
+    def to_move(self) -> str:
+        return "X" if self.cells.count("X") == self.cells.count("O") else "O"
+
+    def winner(self) -> str | None:
+        for a, b, c in LINES:
+            if self.cells[a] != "." and self.cells[a] == self.cells[b] == self.cells[c]:
+                return self.cells[a]
+        return None
+
+    def moves(self) -> Sequence[int]:
+        if self.winner():
+            return []
+        return [i for i, cell in enumerate(self.cells) if cell == "."]
+
+    def noisy_moves(self) -> Sequence[int]:
+        return []
+
+    def make(self, move: int) -> None:
+        self.cells[move] = self.to_move()
+        self.history.append(move)
+
+    def unmake(self) -> None:
+        self.cells[self.history.pop()] = "."
+
+    def evaluate(self) -> int:
+        return 0
+
+    def terminal_score(self, ply: int) -> int | None:
+        if self.winner():
+            return -(MATE - ply)  # the side to move has just lost
+        if "." not in self.cells:
+            return 0
+        return None
+
+    def hash_key(self) -> Hashable:
+        return "".join(self.cells)
+
+
+def test_tic_tac_toe_is_a_draw() -> None:
+    result = AlphaBeta[int](max_depth=9, quiescence=False).search(TicTacToe())
+    assert result.score == 0 and result.depth == 9
+
+
+def test_takes_the_win_and_prefers_the_quickest_mate() -> None:
+    # X to move wins at once on 2; slower wins exist too.
+    board = TicTacToe("XX.OO....")
+    result = AlphaBeta[int](max_depth=9, quiescence=False).search(board)
+    assert result.best_move == 2
+    assert result.score == MATE - 1 and result.mate_in == 1
+
+
+def test_blocks_the_threat() -> None:
+    board = TicTacToe("OO.X...X.")  # X to move must block on 2
+    result = AlphaBeta[int](max_depth=9, quiescence=False).search(board)
+    assert result.best_move == 2
+
+
+def test_principal_variation_is_playable() -> None:
+    board = TicTacToe("X...O....")
+    result = AlphaBeta[int](max_depth=9, quiescence=False).search(board)
+    assert result.principal_variation and result.principal_variation[0] == result.best_move
+    for move in result.principal_variation:
+        assert move in board.moves()
+        board.make(move)
+
+
+# -- limits ------------------------------------------------------------------
+
+
+class Endless(Tree):
+    """A wide tree far too deep to finish."""
+
+    def children_of(self, path: Sequence[int]) -> int:
+        return 6
+
+
+def test_time_limit_is_kept_and_a_move_is_returned() -> None:
+    engine: AlphaBeta[int] = AlphaBeta(time_limit=0.3, quiescence=False)
+    started = time.perf_counter()
+    result = engine.search(Endless(1, depth=10**6))
+    assert time.perf_counter() - started < 1.5
+    assert result.best_move is not None and result.depth >= 2
+
+
+def test_stop_flag_ends_the_search() -> None:
+    stop = Event()
+    stop.set()
+    result = AlphaBeta[int](stop=stop, quiescence=False).search(Endless(2, depth=10**6))
+    assert result.depth == 1 and result.best_move is not None
+
+
+# -- quiescence ----------------------------------------------------------------
+
+
+class Exchanges(Tree):
+    """Every move at the horizon is 'noisy': quiescence must follow them."""
+
+    def noisy_moves(self) -> Sequence[int]:
+        return self.moves()
+
+
+def quiesce_reference(tree: Tree, alpha: int, beta: int) -> int:
+    stand = tree.evaluate()
+    if stand >= beta:
+        return stand
+    alpha = max(alpha, stand)
+    for move in tree.noisy_moves():
+        tree.make(move)
+        score = -quiesce_reference(tree, -beta, -alpha)
+        tree.unmake()
+        if score >= beta:
+            return score
+        alpha = max(alpha, score)
+    return alpha
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_quiescence_at_depth_zero_matches_reference(seed: int) -> None:
+    tree = Exchanges(seed, depth=4)
+    engine: AlphaBeta[int] = AlphaBeta(max_depth=1)
+    expected = max(-quiesce_reference(_after(tree, move), -(10**9), 10**9) for move in tree.moves())
+    assert engine.search(tree).score == expected
+
+
+def _after(tree: Tree, move: int) -> Tree:
+    twin = Exchanges(tree.rng_seed, tree.depth)
+    twin.path = [*tree.path, move]
+    return twin
+
+
+# -- expectimax ----------------------------------------------------------------
+
+
+class DiceRace:
+    """Two tokens race to 6; a coin-die of 1 or 2 is thrown, then the mover steps
+    by the die or by 1. The value of an unfinished race is the difference of
+    positions (a crude evaluation), terminal value +-1."""
+
+    GOAL = 6
+
+    def __init__(self) -> None:
+        self.tokens = [0, 0]
+        self.mover = 0
+        self.die: int | None = None
+        self.history: list[tuple[int, int | None]] = []  # (move, die before it)
+
+    def side(self) -> int:
+        return self.mover
+
+    def is_chance(self) -> bool:
+        return self.die is None
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        return [(1, 0.5), (2, 0.5)]
+
+    def moves(self) -> Sequence[int]:
+        assert self.die is not None
+        return sorted({1, self.die})
+
+    def make(self, move: int) -> None:
+        self.history.append((move, self.die))
+        if self.die is None:
+            self.die = move
+        else:
+            self.tokens[self.mover] += move
+            self.die = None
+            self.mover = 1 - self.mover
+
+    def unmake(self) -> None:
+        move, die = self.history.pop()
+        if die is not None:  # a step: give it back to the side that made it
+            self.mover = 1 - self.mover
+            self.tokens[self.mover] -= move
+        self.die = die
+
+    def evaluate(self) -> float:
+        return (self.tokens[self.mover] - self.tokens[1 - self.mover]) / 10
+
+    def terminal_value(self) -> float | None:
+        for side in (0, 1):
+            if self.tokens[side] >= self.GOAL:
+                return 1.0 if side == self.mover else -1.0
+        return None
+
+
+def expectimax_reference(state: DiceRace, plies: int) -> float:
+    """Plain recursion over the same definition: a value for the side to act."""
+    terminal = state.terminal_value()
+    if terminal is not None:
+        return terminal
+    side = state.side()
+    if state.is_chance():
+        if plies == 0:
+            return state.evaluate()
+        total = 0.0
+        for throw, probability in state.chance_outcomes():
+            state.make(throw)
+            value = expectimax_reference(state, plies - 1)
+            state.unmake()
+            total += probability * value  # the thrower still acts after the throw
+        return total
+    best = float("-inf")
+    for move in state.moves():
+        state.make(move)
+        value = expectimax_reference(state, plies)
+        best = max(best, value if state.side() == side else -value)
+        state.unmake()
+    return best
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2, 3])
+def test_expectimax_values_match_the_definition(plies: int) -> None:
+    state = DiceRace()
+    state.make(2)  # the first player threw a 2
+    search: Expectimax[int] = Expectimax(plies=plies, candidates=None)
+    ranked = search.rank_moves(state)
+    for entry in ranked:
+        state.make(entry.move)
+        value = expectimax_reference(state, plies)
+        expected = value if state.side() == 0 else -value
+        state.unmake()
+        assert entry.value == pytest.approx(expected)
+    assert [r.value for r in ranked] == sorted((r.value for r in ranked), reverse=True)
+    assert state.tokens == [0, 0] and state.die == 2, "the search left the state changed"
+
+
+def test_expectimax_prefers_the_winning_step() -> None:
+    state = DiceRace()
+    state.tokens = [4, 5]
+    state.make(2)
+    assert Expectimax[int](plies=1).best_move(state) == 2
