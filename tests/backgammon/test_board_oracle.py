@@ -1,0 +1,124 @@
+"""Our legal plays against GNU Backgammon's (gnubg-nn), on positions from real play.
+
+Seeded games are played, half by gnubg's own choice of move (realistic positions,
+long bear-offs) and half by picking a legal play at random (wild positions: many
+hits, checkers on the bar, closed boards). At every position of every game all 21
+rolls are tried and the *set* of positions our distinct legal plays reach is compared
+with the set gnubg's ``moves()`` reaches: there must be no difference at all, and our
+list must hold no two plays that reach the same position.
+
+gnubg's board is ``[player not on roll, player on roll]``, each 25 counts in that
+side's own numbering (the bar last): our Position's ``(opponent, mover)`` exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import gnubg_nn
+
+from parlour.backgammon.board import CheckerMove, Position, legal_plays
+from parlour.backgammon.notation import position_from_id, position_id
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+#: (position, dice) cases compared with gnubg.
+CASES_WANTED = 50_400
+
+
+def gnubg_board(position: Position) -> list[list[int]]:
+    return [list(position.opponent), list(position.mover)]
+
+
+def gnubg_results(position: Position, dice: tuple[int, int]) -> set[tuple[tuple[int, ...], ...]]:
+    keys = gnubg_nn.moves(gnubg_board(position), dice[0], dice[1])
+    return {tuple(map(tuple, gnubg_nn.board_from_position_key(key))) for key in keys}
+
+
+def our_results(position: Position, dice: tuple[int, int]) -> list[tuple[tuple[int, ...], ...]]:
+    results = []
+    for play in legal_plays(position, dice):
+        after = position.apply(play)
+        results.append((after.opponent, after.mover))
+    return results
+
+
+def play_games(seed: int, games: int, *, gnubg_moves: bool) -> Iterator[Position]:
+    """Every position (the player on roll to move) of ``games`` seeded games."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.start()
+        while True:
+            yield position
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            if gnubg_moves:
+                chosen = gnubg_nn.best_move(gnubg_board(position), dice[0], dice[1])
+                play = tuple(CheckerMove(start, end) for start, end in chosen)
+            else:
+                plays = legal_plays(position, dice)
+                play = rng.choice(plays) if plays else ()
+            position = position.apply(play)
+            if position.win_kind():
+                break
+            position = position.swapped()
+
+
+def sample_positions() -> list[Position]:
+    """About CASES_WANTED / 21 positions, half from gnubg's games, half from random ones."""
+    wanted = CASES_WANTED // len(ROLLS)
+    positions: list[Position] = []
+    for gnubg_moves, seed in ((True, 2026), (False, 11)):
+        quota = len(positions) + wanted // 2
+        for position in play_games(seed, 1000, gnubg_moves=gnubg_moves):
+            if len(positions) >= quota:
+                break
+            positions.append(position)
+    return positions
+
+
+POSITIONS = sample_positions()
+
+
+def test_legal_plays_match_gnubg_on_50000_cases() -> None:
+    kinds: Counter[str] = Counter()
+    mismatches = []
+    for position in POSITIONS:
+        home = not any(position.mover[6:25])
+        for dice in ROLLS:
+            ours = our_results(position, dice)
+            theirs = gnubg_results(position, dice)
+            kinds["cases"] += 1
+            if len(set(ours)) != len(ours) or set(ours) != theirs:
+                mismatches.append((position_id(position), dice, len(ours), len(theirs)))
+            if position.mover[24]:
+                kinds["bar"] += 1
+                if not ours:
+                    kinds["closed out"] += 1
+            if home:
+                kinds["bear-off"] += 1
+            if not ours:
+                kinds["no play"] += 1
+            elif (
+                dice[0] != dice[1]
+                and ours
+                and min(len(p) for p in legal_plays(position, dice)) == 1
+            ):
+                kinds["one die only"] += 1
+    assert not mismatches, f"{len(mismatches)} mismatches, first ones: {mismatches[:5]}"
+    assert kinds["cases"] >= 50_000
+    # The sample must exercise the rules that matter most, not only open positions.
+    assert kinds["bar"] >= 2_000, kinds
+    assert kinds["closed out"] >= 100, kinds
+    assert kinds["bear-off"] >= 3_000, kinds
+    assert kinds["no play"] >= 300, kinds
+    assert kinds["one die only"] >= 300, kinds
+
+
+def test_position_ids_match_gnubg_and_read_back() -> None:
+    for position in POSITIONS:
+        text = position_id(position)
+        assert text == gnubg_nn.position_id(gnubg_board(position))
+        assert position_from_id(text) == position
+        board = gnubg_nn.board_from_position_id(text)
+        assert (tuple(board[0]), tuple(board[1])) == (position.opponent, position.mover)
