@@ -123,8 +123,8 @@ def double_refusal(
     Only the cube's side of the question: the caller checks that it is the start of
     ``side``'s own turn, before rolling.
 
-    >>> str(double_refusal(Cube(2, Side.SECOND), Side.FIRST, CubeOptions()))
-    'the cube is on your opponent's side: only its owner may redouble'
+    >>> print(double_refusal(Cube(2, Side.SECOND), Side.FIRST, CubeOptions()))
+    the cube is on your opponent's side: only its owner may redouble
     """
     if crawford_game:
         return IllegalMoveError(
