@@ -921,21 +921,23 @@ class BackgammonSession:
 
     @property
     def is_over(self) -> bool:
+        """Whether the match has been won (a money session is never over)."""
+        self._record_last()
         return self.scores.is_over
 
     def _record_last(self) -> None:
         """Score the last game if it is over and not yet scored."""
         if len(self.scores.games) < len(self.games):
-            last = self.games[-1]
-            outcome = last.outcome()
-            if outcome is None or outcome.winner is None:
-                raise ParlourError("the game in progress must end before the next one starts")
-            self.scores.record(outcome.winner, outcome.points, outcome.reason)
+            outcome = self.games[-1].outcome()
+            if outcome is not None and outcome.winner is not None:
+                self.scores.record(outcome.winner, outcome.points, outcome.reason)
 
     def new_game(self) -> BackgammonState:
         """Score the game just finished and start the next, with the match score and
         the Crawford flag set; the opening throw decides who starts."""
         self._record_last()
+        if len(self.scores.games) < len(self.games):
+            raise ParlourError("the game in progress must end before the next one starts")
         if self.scores.is_over:
             raise ParlourError("the match is over")
         state = self.game.new_state(
