@@ -138,7 +138,8 @@ def _lines(entries: list[tuple[Side, str]]) -> list[str]:
         else:
             number += 1
             prefix = f"{number:3d}) "
-        lines.append((prefix + left.ljust(COLUMN) + right).rstrip())
+        # A space always follows the left entry, even one wider than its column.
+        lines.append((prefix + (left + " " if left else "").ljust(COLUMN) + right).rstrip())
     return lines
 
 
@@ -302,7 +303,7 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
             raise _error(number, f"cannot read {stripped!r} before the first 'Game 1' line")
         games[-1][2].extend(_line_entries(raw, number))
     if expect_score:
-        raise NotationError("the file ends before the score line of the last game")
+        raise _error(games[-1][0], "the file ends before this game's score line")
     if length is None:
         raise NotationError("this is not a .mat file: no 'N point match' line")
     session = BackgammonSession(length, options=options)
