@@ -615,7 +615,7 @@ class CheckersState(State[Move]):
                     )
             longer = [m for m in captures if m.path[: len(path)] == path]
             if longer:
-                goes_on = " or ".join(sorted({str(m.path[len(path)]) for m in longer}))
+                goes_on = " or ".join(str(n) for n in sorted({m.path[len(path)] for m in longer}))
                 return IllegalMoveError(
                     f"the jump must go on: {move} can continue to {goes_on}",
                     rule="multi-jump-incomplete",
