@@ -395,7 +395,7 @@ def _write_game(game: PdnGame) -> str:
     number = 1
     for index, move in enumerate(game.moves):
         for comment in game.comments.get(index, []):
-            words.append("{" + comment.replace("}", ")") + "}")
+            words.append(_comment(comment))
         if state.turn is BLACK:
             words.append(f"{number}.")
         elif index == 0:
@@ -405,10 +405,16 @@ def _write_game(game: PdnGame) -> str:
         if state.turn is BLACK:
             number += 1
     for comment in game.comments.get(len(game.moves), []):
-        words.append("{" + comment.replace("}", ")") + "}")
+        words.append(_comment(comment))
     words.append(game.result)
     body = textwrap.fill(" ".join(words), width=79, break_long_words=False, break_on_hyphens=False)
     return header + "\n" + body + "\n"
+
+
+def _comment(text: str) -> str:
+    """A comment in braces; braces inside it would end it early, so they become
+    parentheses."""
+    return "{" + text.replace("{", "(").replace("}", ")") + "}"
 
 
 def _escape(value: str) -> str:
@@ -417,7 +423,7 @@ def _escape(value: str) -> str:
 
 _TOKEN = re.compile(
     r"""
-    \[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
+    (?P<tagpair>\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
   | \{(?P<comment>[^}]*)\}
   | ;(?P<line_comment>[^\n]*)
   | (?P<open>\() | (?P<close>\))
@@ -457,7 +463,7 @@ def read_pdn(text: str) -> list[PdnGame]:
             continue
         if depth:
             continue
-        if kind == "tag":
+        if kind == "tagpair":
             if current is not None and current.started:
                 games.append(current.finish())
                 current = None
