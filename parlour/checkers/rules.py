@@ -183,40 +183,50 @@ def _is_jump(a: int, b: int) -> bool:
 # -- move generation on bitboards ----------------------------------------------------
 #
 # These functions work on plain ints so that perft and the engine can use them
-# without a State. ``own_men``/``own_kings`` are the side to move's pieces.
+# without a State. ``men``/``kings`` are the side to move's pieces. Pieces that
+# may go down the board (bit steps +4, +5) are Black's men and every king; up the
+# board (-4, -5), White's men and every king.
+
+
+def _movers(side: Side, men: int, kings: int) -> tuple[int, int]:
+    """The pieces that may go down the board and those that may go up."""
+    if side is BLACK:
+        return men | kings, kings
+    return kings, men | kings
 
 
 def _steps(side: Side, men: int, kings: int, empty: int) -> list[tuple[int, int]]:
     """Every non-capturing step as (from bit, to bit)."""
+    down, up = _movers(side, men, kings)
     found = []
-    for step in ALL_DIRECTIONS:
-        movers = kings | men if step in FORWARD[side] else kings
-        targets = (movers << step if step > 0 else movers >> -step) & empty
-        for to in _bits(targets):
-            found.append((to - step, to))
-    found.sort()
+    for to in _bits(down << 4 & empty):
+        found.append((to - 4, to))
+    for to in _bits(down << 5 & empty):
+        found.append((to - 5, to))
+    if up:
+        for to in _bits(up >> 4 & empty):
+            found.append((to + 4, to))
+        for to in _bits(up >> 5 & empty):
+            found.append((to + 5, to))
     return found
 
 
 def _count_steps(side: Side, men: int, kings: int, empty: int) -> int:
     """How many non-capturing steps there are, without listing them."""
-    pieces = men | kings
-    if side is BLACK:
-        count = ((pieces << 4) & empty).bit_count() + ((pieces << 5) & empty).bit_count()
-        return count + ((kings >> 4) & empty).bit_count() + ((kings >> 5) & empty).bit_count()
-    count = ((pieces >> 4) & empty).bit_count() + ((pieces >> 5) & empty).bit_count()
-    return count + ((kings << 4) & empty).bit_count() + ((kings << 5) & empty).bit_count()
+    down, up = _movers(side, men, kings)
+    count = (down << 4 & empty).bit_count() + (down << 5 & empty).bit_count()
+    if up:
+        count += (up >> 4 & empty).bit_count() + (up >> 5 & empty).bit_count()
+    return count
 
 
 def _jumpers(side: Side, men: int, kings: int, opponents: int, empty: int) -> int:
-    """The pieces that have at least one jump (whole-board test)."""
-    found = 0
-    for step in ALL_DIRECTIONS:
-        movers = kings | men if step in FORWARD[side] else kings
-        if step > 0:
-            found |= movers & (opponents >> step) & (empty >> 2 * step)
-        else:
-            found |= movers & (opponents << -step) & (empty << -2 * step)
+    """The pieces that have at least one jump (whole-board test): a piece on bit
+    i, an opponent on i + s and an empty square on i + 2s."""
+    down, up = _movers(side, men, kings)
+    found = down & (opponents >> 4 & empty >> 8 | opponents >> 5 & empty >> 10)
+    if up:
+        found |= up & (opponents << 4 & empty << 8 | opponents << 5 & empty << 10)
     return found
 
 
@@ -372,6 +382,18 @@ class _Undo:
     quiet_plies: int
 
 
+#: Bit masks of a move's start, end and jumped pieces, by path: computed once
+#: per path, as the same moves are played again and again in a search.
+_EFFECTS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+
+def _effect(move: Move) -> tuple[int, int, int]:
+    taken = 0
+    for square in move.captured:
+        taken |= 1 << SQUARE_BIT[square]
+    return 1 << SQUARE_BIT[move.start], 1 << SQUARE_BIT[move.end], taken
+
+
 START: Position = (
     sum(1 << SQUARE_BIT[n] for n in range(1, 13)),
     0,
@@ -433,9 +455,8 @@ class CheckersState(State[Move]):
         paths = _capture_paths(self._turn, men, kings, opponents, empty)
         if paths:
             return sorted(Move(tuple(BIT_SQUARE[b] for b in path)) for path in paths)
-        return [
-            Move((BIT_SQUARE[a], BIT_SQUARE[b])) for a, b in _steps(self._turn, men, kings, empty)
-        ]
+        steps = _steps(self._turn, men, kings, empty)
+        return sorted(Move((BIT_SQUARE[a], BIT_SQUARE[b])) for a, b in steps)
 
     def _sides(self) -> tuple[int, int, int, int]:
         """The mover's men and kings, the opponents' pieces, the empty squares."""
@@ -453,12 +474,10 @@ class CheckersState(State[Move]):
             men, kings, their_men, their_kings = black_men, black_kings, white_men, white_kings
         else:
             men, kings, their_men, their_kings = white_men, white_kings, black_men, black_kings
-        path = move.path
-        start, end = 1 << SQUARE_BIT[path[0]], 1 << SQUARE_BIT[path[-1]]
-        taken = 0
-        if move.is_capture:
-            for square in move.captured:
-                taken |= 1 << SQUARE_BIT[square]
+        effect = _EFFECTS.get(move.path)
+        if effect is None:
+            effect = _EFFECTS[move.path] = _effect(move)
+        start, end, taken = effect
         if kings & start:
             kings = kings ^ start | end
             quiet = not taken
