@@ -405,12 +405,15 @@ START: Position = (
 class CheckersState(State[Move]):
     """A checkers position with the history its draw rules need.
 
-    Draws by the rules are *claimed*, not automatic: under the ACF rules a player
-    calls the count for the 40-move rule and points out a threefold repetition
-    (the seed rule sheets say only that a game neither side can win is a draw).
-    So :meth:`claimable_draw` names them and :meth:`claim_draw` ends the game;
-    :meth:`rules_outcome` decides only the position's own verdict -- the side to
-    move has no legal move and loses.
+    Draws by the rules are *claimed*, not automatic. The rule sheets in the box say
+    only that a game neither side can win is drawn; the ACF (and the world
+    federation's harmonised English rules) let a player show the referee that a
+    position has come round for the third time, or that neither side has moved a
+    man or captured for forty moves each, and the game is then declared drawn. The
+    rules do not stop the game by themselves, so neither does this class:
+    :meth:`claimable_draw` names the draw that may be claimed and
+    :meth:`claim_draw` ends the game with it. :meth:`rules_outcome` decides only
+    what the position itself decides: the side to move has no legal move and loses.
 
     >>> state = CheckersState.from_position((0, 1 << SQUARE_BIT[1], 1 << SQUARE_BIT[32], 0))
     >>> state.to_text()

@@ -17,7 +17,13 @@ from parlour.checkers.notation import (
 )
 from parlour.checkers.rules import BLACK, CHECKERS, WHITE, CheckersState, Move
 from parlour.core.errors import IllegalMoveError, NotationError
-from tests.checkers.openspiel_oracle import GAME, openspiel_board, openspiel_moves, our_board
+from tests.checkers.openspiel_oracle import (
+    GAME,
+    OPENSPIEL_DRAW_PLIES,
+    openspiel_board,
+    openspiel_moves,
+    our_board,
+)
 
 DATA = Path(__file__).parent / "data"
 START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -257,6 +263,26 @@ def test_site_style_file() -> None:
     assert len(first.moves) == 91 and first.result == "1-0"
     assert first.moves[2] == Move((27, 20, 11, 4))
     assert first.end().to_text() == "B:WK1,K4,5:B"
+    # The set-up position is ply 45 of the seeded random game 4 (that is how the
+    # file was made); OpenSpiel cannot be set up from a FEN, so it plays those 45
+    # plies, must reach the same board, then plays the file's moves until its own
+    # draw rule (40 plies without a capture) stops it.
+    prefix = random_game(4, plies=45).move_stack
+    theirs = replay_in_openspiel(prefix)
+    ours = first.start()
+    assert openspiel_board(theirs) == our_board(ours)
+    since_capture = 0
+    for move in first.moves:
+        if since_capture == OPENSPIEL_DRAW_PLIES:
+            break
+        legal = openspiel_moves(theirs)
+        assert move.path in legal
+        for action in legal[move.path]:
+            theirs = theirs.child(action)
+        ours.push(move)
+        since_capture = 0 if move.is_capture else since_capture + 1
+        assert openspiel_board(theirs) == our_board(ours)
+    assert len(ours.move_stack) >= 40
     assert second.start_fen is None or second.start().to_text() == START_FEN
     assert len(second.moves) == 46 and second.result == "1-0"
     theirs = replay_in_openspiel(second.moves)
@@ -297,6 +323,12 @@ def test_bad_pdn_is_refused_naming_game_move_and_rule(text: str, message: str) -
     with pytest.raises(NotationError) as raised:
         read_pdn(text)
     assert message in str(raised.value)
+
+
+def test_move_number_styles() -> None:
+    for movetext in ("1... 21-17 *", "1. ... 21-17 *", "1.…21-17 *", "21-17 *"):
+        game = read_pdn_game('[FEN "W:W21:B1"]\n' + movetext)
+        assert game.moves == [Move((21, 17))], movetext
 
 
 def test_read_pdn_of_nothing() -> None:
