@@ -11,8 +11,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
-from parlour.checkers.rules import BLACK, CHECKERS, CheckersState, Move
+from parlour.checkers.rules import (
+    BLACK,
+    CHECKERS,
+    SQUARE_BIT,
+    CheckersState,
+    Move,
+    Position,
+    children,
+    count_moves,
+)
 from tests.checkers.openspiel_oracle import (
     GAME,
     OPENSPIEL_DRAW_PLIES,
@@ -26,6 +36,20 @@ GAMES = 300
 #: same two squares (about one game in 250 does). They were found by scanning
 #: seeds 0-2964 with our move generator; OpenSpiel gives the verdict on them.
 SEEDS_WITH_TWIN_JUMPS = (198, 311, 428, 669, 796, 818, 1329, 1612, 2498, 2558, 2600, 2964)
+
+
+def _play(state: Any, actions: list[int]) -> Any:
+    for action in actions:
+        state = state.child(action)
+    return state
+
+
+def board_position(board: dict[int, str]) -> Position:
+    """Our bitboards of a board given square by square."""
+    masks = dict.fromkeys("bBwW", 0)
+    for square, piece in board.items():
+        masks[piece] |= 1 << SQUARE_BIT[square]
+    return masks["b"], masks["B"], masks["w"], masks["W"]
 
 
 def _square_at(row: int, column: int) -> int | None:
@@ -69,6 +93,14 @@ def cross_check_game(seed: int, seen: Counter[str]) -> None:
             f"seed {seed} at {ours.to_text()}: only ours {sorted(got - set(expected))}, "
             f"only OpenSpiel's {sorted(set(expected) - got)}"
         )
+        # The fast counting and child generation used by perft and the engine
+        # must agree with OpenSpiel too.
+        assert count_moves(ours.position, ours.turn) == len(expected)
+        if seen["positions"] % 4 == 0:
+            after = sorted(
+                board_position(openspiel_board(_play(theirs, a))) for a in expected.values()
+            )
+            assert sorted(children(ours.position, ours.turn)) == after, ours.to_text()
         seen["positions"] += 1
         if not legal:
             assert theirs.is_terminal() and ours.is_over()
