@@ -45,7 +45,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Self
 
-from parlour.core.errors import IllegalMoveError, NotationError
+from parlour.core.errors import IllegalMoveError
 from parlour.core.protocol import Game, Outcome, Side, State
 
 BLACK = Side.FIRST
@@ -694,7 +694,6 @@ __all__ = [
     "Checkers",
     "CheckersState",
     "Move",
-    "NotationError",
     "children",
     "count_moves",
     "perft",
