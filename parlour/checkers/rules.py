@@ -448,10 +448,14 @@ class CheckersState(State[Move]):
 
     def legal_moves(self) -> list[Move]:
         if self._declared is not None:
-            return []
+            return []  # resigned or drawn by agreement or claim
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
+        """The moves the rules allow in this position (cached until it changes)."""
         if self._moves is None:
             self._moves = self._generate()
-        return list(self._moves)
+        return self._moves
 
     def _generate(self) -> list[Move]:
         men, kings, opponents, empty = self._sides()
@@ -512,7 +516,7 @@ class CheckersState(State[Move]):
         return undo.move
 
     def rules_outcome(self) -> Outcome | None:
-        if self.legal_moves():
+        if self._legal():
             return None
         men, kings, _, _ = self._sides()
         reason = "no pieces left" if not men | kings else "no legal move"

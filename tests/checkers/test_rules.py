@@ -229,3 +229,12 @@ def test_doctests() -> None:
     for module in (parlour.checkers, parlour.checkers.rules, parlour.checkers.notation):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
+
+
+def test_a_declared_ending_does_not_change_what_the_position_decides() -> None:
+    state = CHECKERS.new_state()
+    state.resign(WHITE)
+    assert state.rules_outcome() is None
+    assert state.legal_moves() == []
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is BLACK
