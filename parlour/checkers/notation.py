@@ -518,6 +518,7 @@ class _Reader:
         self.number = number
         self.game = PdnGame()
         self.state: CheckersState | None = None
+        self.first_turn = BLACK
         self.started = False
 
     def tag(self, name: str, value: str) -> None:
@@ -538,11 +539,12 @@ class _Reader:
         else:
             self.game.tags[name] = value
         if name == "Result" and value in RESULTS:
-            self.game.result = RESULTS[value]
+            self.game.result = RESULTS[value]  # the result after the moves, if any, wins
 
     def _state(self) -> CheckersState:
         if self.state is None:
             self.state = self.game.start()
+            self.first_turn = self.state.turn
             if self.game.start_fen is not None:
                 self.game.start_fen = self.state.to_text()
         return self.state
@@ -553,33 +555,22 @@ class _Reader:
     def move(self, text: str) -> None:
         self.started = True
         state = self._state()
-        ply = len(self.game.moves)
-        start_turn = self.game.start().turn if ply == 0 else None
-        side = SIDE_NAME[state.turn]
-        number = self._move_number(ply, start_turn)
+        # Black's moves open each numbered pair; a game from a set-up position
+        # with White to move starts with "1...".
+        ply = len(self.game.moves) + (self.first_turn is WHITE)
+        where = f"PDN game {self.number}, move {ply // 2 + 1} ({SIDE_NAME[state.turn]})"
         if state.is_over():
-            raise NotationError(
-                f"PDN game {self.number}, move {number} ({side}): {text} comes after the game ended"
-            )
+            raise NotationError(f"{where}: {text} comes after the game ended")
         try:
             move = state.parse_move(text)
             state.push(move)
         except (NotationError, IllegalMoveError) as error:
-            raise NotationError(
-                f"PDN game {self.number}, move {number} ({side}): {text}: {error}"
-            ) from None
+            raise NotationError(f"{where}: {text}: {error}") from None
         self.game.moves.append(move)
-
-    def _move_number(self, ply: int, start_turn: Side | None) -> int:
-        first = self.game.start().turn if start_turn is None else start_turn
-        offset = 0 if first is BLACK else 1
-        return (ply + offset) // 2 + 1
 
     def result(self, text: str) -> None:
         self.started = True
         self.game.result = RESULTS[text]
-        if "Result" not in self.game.tags:
-            self.game.tags["Result"] = self.game.result
 
     def finish(self) -> PdnGame:
         self._state()
