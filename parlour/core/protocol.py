@@ -28,9 +28,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from parlour.core.errors import GameOverError, IllegalMoveError, ParlourError
+
+if TYPE_CHECKING:
+    from parlour.core.engine import Engine
 
 
 class Side(enum.IntEnum):
@@ -248,6 +251,11 @@ class Game(ABC, Generic[Move]):
 
     def side_name(self, side: Side) -> str:
         return self.side_names[side]
+
+    def engine(self) -> Engine[Move]:
+        """The computer opponent (see :mod:`parlour.core.engine`). Games import
+        their engine lazily here, so the rules load without it."""
+        raise ParlourError(f"{self.title} has no computer opponent yet")
 
     def perft(self, state: State[Move], depth: int) -> int:
         """Count the leaf nodes of the legal-move tree ``depth`` plies deep.

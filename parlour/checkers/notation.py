@@ -1,0 +1,593 @@
+"""Checkers text both ways: PDN moves, the PDN FEN tag, and PDN game files.
+
+PDN (Portable Draughts Notation) numbers the dark squares 1-32 with Black's men
+starting on 1-12. A step is written ``11-15``, a jump ``22x15``, a multi-jump
+with every landing square ``15x24x31``. The FEN tag gives the side to move and
+each side's pieces, ``K`` marking a king::
+
+    B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29
+
+Readers of PDN meet files from many programs and sites, so :func:`parse_move`
+and :func:`read_pdn` accept the common variations -- a jump written with only its
+start and end (``15x31``) when that names one sequence, a jump written with
+``-``, algebraic squares (``c3-d4``), piece lists in any order, ranges such as
+``W:W18-22``, lowercase letters, missing tags, CRLF line ends -- while the
+writers produce one canonical form.
+
+>>> position, turn = parse_fen("W:W21,22:BK1")
+>>> position_to_fen(position, turn)
+'W:W21,22:BK1'
+>>> parse_fen("B:W33:B1")
+Traceback (most recent call last):
+...
+parlour.core.errors.NotationError: square 33 is not on the board (squares are 1 to 32)
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import textwrap
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from parlour.checkers.rules import (
+    BLACK,
+    CROWN_ROW,
+    SQUARE_BIT,
+    WHITE,
+    CheckersState,
+    Move,
+    Position,
+    _is_jump,
+    _step_between,
+)
+from parlour.core.errors import IllegalMoveError, NotationError
+from parlour.core.protocol import Side
+
+SIDE_LETTER = {BLACK: "B", WHITE: "W"}
+SIDE_NAME = {BLACK: "Black", WHITE: "White"}
+
+# -- the FEN tag ----------------------------------------------------------------------
+
+
+def position_to_fen(position: Position, turn: Side) -> str:
+    """The FEN tag value: side to move, White's pieces, Black's pieces, squares in
+    increasing order, ``K`` before a king."""
+    black_men, black_kings, white_men, white_kings = position
+    return (
+        f"{SIDE_LETTER[turn]}:W{_piece_list(white_men, white_kings)}"
+        f":B{_piece_list(black_men, black_kings)}"
+    )
+
+
+def _piece_list(men: int, kings: int) -> str:
+    entries = []
+    for square in range(1, 33):
+        bit = 1 << SQUARE_BIT[square]
+        if men & bit:
+            entries.append(str(square))
+        elif kings & bit:
+            entries.append(f"K{square}")
+    return ",".join(entries)
+
+
+_FEN_TAG = re.compile(r'\[\s*FEN\s+"(?P<value>[^"]*)"\s*\]', re.IGNORECASE)
+_ENTRY = re.compile(r"(?P<king>[Kk]?)(?P<first>\d+)(?:-(?P<last>\d+))?")
+
+
+def parse_fen(text: str) -> tuple[Position, Side]:
+    """Read a FEN tag value (or a whole ``[FEN "..."]`` tag) into a position and
+    the side to move; raise :class:`NotationError` naming what is wrong."""
+    value = text.strip()
+    tag = _FEN_TAG.fullmatch(value)
+    if tag:
+        value = tag.group("value").strip()
+    value = value.strip('"').strip()
+    if value.endswith("."):
+        value = value[:-1]
+    if not value:
+        raise NotationError("the FEN is empty: expected e.g. B:W21,22:B1,2")
+    fields = [part.strip() for part in value.split(":")]
+    turn_letter = fields[0].upper()
+    if turn_letter not in ("B", "W"):
+        raise NotationError(f"a FEN starts with the side to move, B or W, not {fields[0][:20]!r}")
+    turn = BLACK if turn_letter == "B" else WHITE
+    lists: dict[Side, list[tuple[int, bool]]] = {}
+    for part in fields[1:]:
+        if re.fullmatch(r"[HhFf]\d+", part):
+            continue  # a move counter some programs append; it changes no rule here
+        if not part or part[0].upper() not in ("B", "W"):
+            raise NotationError(f"each FEN piece list starts with W or B, not {part[:20]!r}")
+        side = BLACK if part[0].upper() == "B" else WHITE
+        if side in lists:
+            raise NotationError(f"the FEN has two piece lists for {SIDE_NAME[side]}")
+        lists[side] = _read_entries(part[1:], side)
+    for side in (WHITE, BLACK):
+        if side not in lists:
+            raise NotationError(
+                f"the FEN has no piece list for {SIDE_NAME[side]} ({SIDE_LETTER[side]}...)"
+            )
+    seen: dict[int, Side] = {}
+    masks = [0, 0, 0, 0]  # black men, black kings, white men, white kings
+    for side in (WHITE, BLACK):
+        pieces = lists[side]
+        if len(pieces) > 12:
+            raise NotationError(
+                f"the FEN gives {SIDE_NAME[side]} {len(pieces)} pieces; a side has at most 12"
+            )
+        for square, is_king in pieces:
+            if square in seen:
+                raise NotationError(f"square {square} is listed twice in the FEN")
+            seen[square] = side
+            bit = 1 << SQUARE_BIT[square]
+            if not is_king and bit & CROWN_ROW[side]:
+                rows = "29 to 32" if side is BLACK else "1 to 4"
+                raise NotationError(
+                    f"a {SIDE_NAME[side]} man cannot stand on {square}: "
+                    f"{SIDE_NAME[side]}'s men are crowned on {rows}"
+                )
+            masks[2 * (side is WHITE) + is_king] |= bit
+    return (masks[0], masks[1], masks[2], masks[3]), turn
+
+
+def _read_entries(text: str, side: Side) -> list[tuple[int, bool]]:
+    entries = [entry.strip() for entry in text.split(",")]
+    if entries and entries[-1] == "" and len(entries) > 1:
+        entries.pop()  # a trailing comma
+    if entries == [""]:
+        return []
+    pieces: list[tuple[int, bool]] = []
+    for entry in entries:
+        match = _ENTRY.fullmatch(entry)
+        if not match:
+            raise NotationError(
+                f"{entry[:20]!r} in {SIDE_NAME[side]}'s list is not a square: "
+                "expected a number 1 to 32, K before a king"
+            )
+        first = int(match.group("first"))
+        last = int(match.group("last") or first)
+        for square in (first, last):
+            if not 1 <= square <= 32:
+                raise NotationError(f"square {square} is not on the board (squares are 1 to 32)")
+        if last < first:
+            raise NotationError(f"the range {entry} runs backwards")
+        is_king = bool(match.group("king"))
+        pieces.extend((square, is_king) for square in range(first, last + 1))
+    return pieces
+
+
+# -- moves ----------------------------------------------------------------------------
+
+_SQUARE = r"(?:\d{1,2}|[a-hA-H][1-8])"
+_MOVE_TEXT = re.compile(rf"{_SQUARE}(?:\s*[-xX:]\s*{_SQUARE}|\s+{_SQUARE})+")
+_FILES = "abcdefgh"
+
+
+def square_number(token: str) -> int:
+    """A square given as a number (``15``) or algebraically (``c3``: a1 is square
+    29, h8 is square 4)."""
+    if token[0].isdigit():
+        square = int(token)
+        if not 1 <= square <= 32:
+            raise NotationError(f"square {square} is not on the board (squares are 1 to 32)")
+        return square
+    column, rank = _FILES.index(token[0].lower()), int(token[1])
+    row = 8 - rank
+    if (row + column) % 2 == 0:
+        raise NotationError(f"{token} is a light square; checkers is played on the dark ones")
+    return 4 * row + column // 2 + 1
+
+
+def parse_move(state: CheckersState, text: str) -> Move:
+    """Read a move as players and programs write it, in this position.
+
+    ``11-15`` or ``11 15`` is a step; ``22x15``, ``15x24x31`` or the short
+    ``15x31`` a jump sequence (the short form when it names one sequence); a jump
+    written with ``-`` is read too when it is unambiguous. Text that is not a move
+    raises :class:`NotationError`; a move the rules forbid raises
+    :class:`IllegalMoveError` naming the rule.
+    """
+    cleaned = text.strip().rstrip("!?*+")
+    if not _MOVE_TEXT.fullmatch(cleaned):
+        raise NotationError(
+            f"{text[:40]!r} is not a checkers move: write it like 11-15, 22x15 or 15x24x31"
+        )
+    tokens = re.findall(_SQUARE, cleaned)
+    squares = tuple(square_number(token) for token in tokens)
+    jump_written = "x" in cleaned.lower() or ":" in cleaned
+    legal = state.legal_moves()
+    exact = Move(squares)
+    if exact in legal:
+        return exact
+    candidates = [
+        move
+        for move in legal
+        if move.is_capture
+        and move.start == squares[0]
+        and move.end == squares[-1]
+        and _is_subsequence(squares, move.path)
+    ]
+    if not jump_written and len(squares) > 2:
+        candidates = []  # a step has two squares; 9-14-18 is no move at all
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 1:
+        written = ", ".join(map(str, candidates))
+        raise NotationError(
+            f"{cleaned} is ambiguous: it could be {written}; write every landing square"
+        )
+    raise _why_not(state, squares, jump_written)
+
+
+def _is_subsequence(short: tuple[int, ...], long: tuple[int, ...]) -> bool:
+    remaining = iter(long)
+    return all(square in remaining for square in short)
+
+
+def _why_not(state: CheckersState, squares: tuple[int, ...], jump_written: bool) -> Exception:
+    if state.is_over():
+        from parlour.core.errors import GameOverError
+
+        return GameOverError()
+    pairs = list(itertools.pairwise(squares))
+    if all(_is_jump(a, b) for a, b in pairs) or (
+        len(squares) == 2 and _step_between(*squares) is not None
+    ):
+        return state.explain_illegal(Move(squares))
+    start = squares[0]
+    piece = state.piece_at(start)
+    if piece is None or (piece in "bB") != (state.turn is BLACK):
+        return state.explain_illegal(Move(squares))
+    captures = [move for move in state.legal_moves() if move.is_capture]
+    if jump_written:
+        return IllegalMoveError(
+            f"no jump sequence of the piece on {start} ends on {squares[-1]}",
+            rule="no-such-jump",
+        )
+    if captures:
+        return state.explain_illegal(Move(squares))
+    return IllegalMoveError(
+        "a piece steps one square diagonally, or jumps over a piece", rule="not-diagonal"
+    )
+
+
+def move_to_text(move: Move) -> str:
+    """PDN text of a move: ``11-15``, ``22x15``, ``15x24x31``."""
+    return str(move)
+
+
+# -- the board as text ------------------------------------------------------------------
+
+
+def board_picture(position: Position, turn: Side) -> str:
+    """The board as players see it in books, Black at the top, with the square
+    numbers beside it.
+
+    >>> print(board_picture(CheckersState().position, BLACK).splitlines()[0])
+       b   b   b   b       1   2   3   4
+    """
+    lines = []
+    for row in range(8):
+        cells, numbers = [], []
+        for column in range(8):
+            if (row + column) % 2 == 0:
+                cells.append(" ")
+                numbers.append("  ")
+                continue
+            square = 4 * row + column // 2 + 1
+            bit = 1 << SQUARE_BIT[square]
+            letter = "."
+            for piece, mask in zip("bBwW", position, strict=True):
+                if mask & bit:
+                    letter = piece
+            cells.append(letter)
+            numbers.append(f"{square:>2}")
+        lines.append(
+            (" " + " ".join(f"{cell:>1}" for cell in cells)).rstrip().ljust(17)
+            + "   "
+            + "".join(numbers).rstrip()
+        )
+    lines.append("")
+    lines.append(f"{SIDE_NAME[turn]} to move   (b w men, B W kings; Black moves down the board)")
+    return "\n".join(lines)
+
+
+# -- PDN games --------------------------------------------------------------------------
+
+#: Result text: as written in a PDN file -> canonical.
+RESULTS = {
+    "1-0": "1-0",
+    "0-1": "0-1",
+    "1/2-1/2": "1/2-1/2",
+    "½-½": "1/2-1/2",
+    "2-0": "1-0",
+    "0-2": "0-1",
+    "1-1": "1/2-1/2",
+    "*": "*",
+}
+
+#: Tags written first, in this order.
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Result", "GameType")
+
+
+@dataclass
+class PdnGame:
+    """One game of a PDN file: its tags, the starting position, the moves and the
+    comments (by the number of moves played before them).
+
+    Results follow the PDN standard: ``1-0`` White won, ``0-1`` Black won,
+    ``1/2-1/2`` drawn, ``*`` unfinished. (Some English checkers programs write
+    ``1-0`` for a win by Black, the side that moves first; a result tag does not
+    change the moves, so such files still read correctly.)
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[Move] = field(default_factory=list)
+    result: str = "*"
+    comments: dict[int, list[str]] = field(default_factory=dict)
+    start_fen: str | None = None
+
+    def start(self) -> CheckersState:
+        """The position before the first move."""
+        if self.start_fen is None:
+            return CheckersState()
+        position, turn = parse_fen(self.start_fen)
+        return CheckersState.from_position(position, turn)
+
+    def end(self) -> CheckersState:
+        """The position after the last move, with the whole game pushed."""
+        state = self.start()
+        for move in self.moves:
+            state.push_unchecked(move)
+        return state
+
+    @classmethod
+    def from_state(
+        cls, state: CheckersState, tags: dict[str, str] | None = None, result: str | None = None
+    ) -> PdnGame:
+        """The game that led to ``state`` (its pushed moves from its first position)."""
+        history = state.move_stack
+        start = state.copy()
+        for _ in history:
+            start.pop()
+        game = cls(tags=dict(tags or {}), moves=history)
+        if start.to_text() != CheckersState().to_text():
+            game.start_fen = start.to_text()
+        if result is None:
+            outcome = state.outcome()
+            if outcome is None:
+                result = "*"
+            elif outcome.winner is None:
+                result = "1/2-1/2"
+            else:
+                result = "0-1" if outcome.winner is BLACK else "1-0"
+        game.result = result
+        return game
+
+
+def write_pdn(games: PdnGame | Iterable[PdnGame]) -> str:
+    """PDN text of one game or several, canonical: the standard tags first,
+    ``[GameType "21"]``, ``SetUp``/``FEN`` for a set-up start, numbered moves with
+    every landing square, wrapped at 79 columns."""
+    if isinstance(games, PdnGame):
+        games = [games]
+    return "\n".join(_write_game(game) for game in games)
+
+
+def _write_game(game: PdnGame) -> str:
+    tags = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
+    tags.update({"Black": "?", "White": "?"})
+    tags.update(game.tags)
+    tags["Result"] = game.result
+    tags["GameType"] = "21"
+    tags.pop("SetUp", None)
+    tags.pop("FEN", None)
+    if game.start_fen is not None:
+        tags["SetUp"] = "1"
+        tags["FEN"] = game.start_fen
+    ordered = [name for name in TAG_ORDER if name in tags]
+    ordered += [name for name in tags if name not in TAG_ORDER]
+    header = "".join(f'[{name} "{_escape(tags[name])}"]\n' for name in ordered)
+
+    state = game.start()
+    words: list[str] = []
+    number = 1
+    for index, move in enumerate(game.moves):
+        for comment in game.comments.get(index, []):
+            words.append(_comment(comment))
+        if state.turn is BLACK:
+            words.append(f"{number}.")
+        elif index == 0:
+            words.append(f"{number}...")
+        words.append(state.move_to_text(move))
+        state.push_unchecked(move)
+        if state.turn is BLACK:
+            number += 1
+    for comment in game.comments.get(len(game.moves), []):
+        words.append(_comment(comment))
+    words.append(game.result)
+    body = textwrap.fill(" ".join(words), width=79, break_long_words=False, break_on_hyphens=False)
+    return header + "\n" + body + "\n"
+
+
+def _comment(text: str) -> str:
+    """A comment in braces; braces inside it would end it early, so they become
+    parentheses."""
+    return "{" + text.replace("{", "(").replace("}", ")") + "}"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_TOKEN = re.compile(
+    r"""
+    (?P<tagpair>\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+  | \{(?P<comment>[^}]*)\}
+  | ;(?P<line_comment>[^\n]*)
+  | (?P<open>\() | (?P<close>\))
+  | (?P<result>1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|\*)(?=\s|$|\[)
+  | (?P<number>\d+\.(?:\.\.)?|\.\.\.|…)
+  | (?P<move>(?:\d{1,2}|[a-hA-H][1-8])(?:\s*[-xX:]\s*(?:\d{1,2}|[a-hA-H][1-8]))+)[!?*+]*
+  | (?P<nag>\$\d+|[!?]+)
+  | (?P<space>\s+)
+  | (?P<other>\S+)
+    """,
+    re.VERBOSE,
+)
+
+
+def read_pdn(text: str) -> list[PdnGame]:
+    """Every game in a PDN text, moves checked against the rules.
+
+    Raises :class:`NotationError` naming the game, the move number and what is
+    wrong for anything that cannot be read or played.
+    """
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = "\n".join(line for line in text.split("\n") if not line.startswith("%"))
+    games: list[PdnGame] = []
+    current: _Reader | None = None
+    depth = 0  # inside a variation, which is skipped
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "space" or kind == "line_comment" or kind == "nag":
+            continue
+        if kind == "open":
+            depth += 1
+            continue
+        if kind == "close":
+            if depth == 0:
+                raise NotationError(_where(games, current) + "a ')' closes no variation")
+            depth -= 1
+            continue
+        if depth:
+            continue
+        if kind == "tagpair":
+            if current is not None and current.started:
+                games.append(current.finish())
+                current = None
+            if current is None:
+                current = _Reader(len(games) + 1)
+            current.tag(match.group("tag"), _unescape(match.group("value")))
+            continue
+        if current is None:
+            current = _Reader(len(games) + 1)
+        if kind == "comment":
+            current.comment(match.group("comment").strip())
+        elif kind == "number":
+            current.started = True
+        elif kind == "move":
+            current.move(match.group("move"))
+        elif kind == "result":
+            current.result(match.group("result"))
+            games.append(current.finish())
+            current = None
+        else:
+            raise NotationError(
+                _where(games, current) + f"{match.group()[:30]!r} is neither a move nor a tag"
+            )
+    if depth:
+        raise NotationError(_where(games, current) + "a variation '(' is never closed")
+    if current is not None and (current.started or current.game.tags):
+        games.append(current.finish())
+    return games
+
+
+def read_pdn_game(text: str) -> PdnGame:
+    """The one game of a PDN text (NotationError when there is none)."""
+    games = read_pdn(text)
+    if not games:
+        raise NotationError("the PDN text holds no game")
+    return games[0]
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _where(games: list[PdnGame], current: _Reader | None) -> str:
+    number = current.number if current is not None else len(games) + 1
+    return f"PDN game {number}: "
+
+
+class _Reader:
+    """Collects one game as its tokens arrive."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.game = PdnGame()
+        self.state: CheckersState | None = None
+        self.first_turn = BLACK
+        self.started = False
+
+    def tag(self, name: str, value: str) -> None:
+        if name.lower() == "fen":
+            try:
+                parse_fen(value)
+            except NotationError as error:
+                raise NotationError(f"PDN game {self.number}: FEN tag: {error}") from None
+            self.game.start_fen = value.strip()
+        elif name.lower() == "gametype":
+            kind = value.split(",")[0].strip()
+            if kind and kind != "21":
+                raise NotationError(
+                    f"PDN game {self.number}: GameType {kind} is not American checkers (21)"
+                )
+        elif name.lower() == "setup":
+            pass
+        else:
+            self.game.tags[name] = value
+        if name == "Result" and value in RESULTS:
+            self.game.result = RESULTS[value]  # the result after the moves, if any, wins
+
+    def _state(self) -> CheckersState:
+        if self.state is None:
+            self.state = self.game.start()
+            self.first_turn = self.state.turn
+            if self.game.start_fen is not None:
+                self.game.start_fen = self.state.to_text()
+        return self.state
+
+    def comment(self, text: str) -> None:
+        self.game.comments.setdefault(len(self.game.moves), []).append(text)
+
+    def move(self, text: str) -> None:
+        self.started = True
+        state = self._state()
+        # Black's moves open each numbered pair; a game from a set-up position
+        # with White to move starts with "1...".
+        ply = len(self.game.moves) + (self.first_turn is WHITE)
+        where = f"PDN game {self.number}, move {ply // 2 + 1} ({SIDE_NAME[state.turn]})"
+        if state.is_over():
+            raise NotationError(f"{where}: {text} comes after the game ended")
+        try:
+            move = state.parse_move(text)
+            state.push(move)
+        except (NotationError, IllegalMoveError) as error:
+            raise NotationError(f"{where}: {text}: {error}") from None
+        self.game.moves.append(move)
+
+    def result(self, text: str) -> None:
+        self.started = True
+        self.game.result = RESULTS[text]
+
+    def finish(self) -> PdnGame:
+        self._state()
+        self.game.tags.pop("Result", None)
+        return self.game
+
+
+__all__ = [
+    "RESULTS",
+    "PdnGame",
+    "board_picture",
+    "move_to_text",
+    "parse_fen",
+    "parse_move",
+    "position_to_fen",
+    "read_pdn",
+    "read_pdn_game",
+    "square_number",
+    "write_pdn",
+]
