@@ -22,9 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from parlour.backgammon.board import CheckerMove, Position, legal_plays  # noqa: E402
-from parlour.backgammon.network import Network, shipped_network  # noqa: E402
-from parlour.backgammon.train import Trainer, choose_play  # noqa: E402
+from parlour.backgammon.board import CheckerMove, Position, legal_plays
+from parlour.backgammon.network import Network, shipped_network
+from parlour.backgammon.train import Trainer, choose_play
 
 Chooser = Callable[[Position, tuple[int, int]], Position]
 
@@ -92,9 +92,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
 
-    network: Network = (
-        Trainer.resume(args.weights).network if args.weights else shipped_network()
-    )
+    network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
 
     def parlour_player(position: Position, dice: tuple[int, int]) -> Position:
         return choose_play(network, position, dice)
@@ -105,7 +103,9 @@ def main() -> int:
     started = time.perf_counter()
     for _ in range(args.games // 2):
         dice = opening_dice(rng)
-        pair_scores.append((play(parlour_player, opponent, dice) - play(opponent, parlour_player, dice)) / 2)
+        pair_scores.append(
+            (play(parlour_player, opponent, dice) - play(opponent, parlour_player, dice)) / 2
+        )
     n = len(pair_scores)
     mean = sum(pair_scores) / n
     spread = math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1)) if n > 1 else 0.0

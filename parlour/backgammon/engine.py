@@ -39,10 +39,13 @@ from parlour.backgammon.network import Array, Network, equity, flip, shipped_net
 from parlour.backgammon.rules import BackgammonMove, BackgammonState, CubeAction, Phase
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import ParlourError
+from parlour.core.protocol import State
 
 #: The 21 distinct throws with their probabilities.
 THROWS = [
-    ((high, low), (1 if high == low else 2) / 36) for high in range(1, 7) for low in range(1, high + 1)
+    ((high, low), (1 if high == low else 2) / 36)
+    for high in range(1, 7)
+    for low in range(1, high + 1)
 ]
 
 #: For each level: the spread of the error added to each play's equity (0-ply).
@@ -65,8 +68,12 @@ class BackgammonEngine(Engine[BackgammonMove]):
     # -- the Engine interface ------------------------------------------------------
 
     def choose_move(
-        self, state: BackgammonState, level: int | None = None, rng: random.Random | None = None
+        self,
+        state: State[BackgammonMove],
+        level: int | None = None,
+        rng: random.Random | None = None,
     ) -> BackgammonMove:
+        state = _backgammon(state)
         level = self.check_level(self.default_level if level is None else level)
         rng = rng or random.Random()
         legal = state.legal_moves()
@@ -77,7 +84,11 @@ class BackgammonEngine(Engine[BackgammonMove]):
             return self._choose_play(state, level, rng)
         if phase is Phase.CUBE:
             # beginners leave the cube alone; everyone else doubles when it is right
-            if CubeAction.DOUBLE in legal and level >= 3 and self.cube_decision(state).should_double:
+            if (
+                CubeAction.DOUBLE in legal
+                and level >= 3
+                and self.cube_decision(state).should_double
+            ):
                 return CubeAction.DOUBLE
             return CubeAction.ROLL
         if phase is Phase.DOUBLED:
@@ -90,12 +101,15 @@ class BackgammonEngine(Engine[BackgammonMove]):
         if phase is Phase.BEAVERED:
             # the doubler keeps playing at four times the stake if that beats
             # giving up twice the stake
-            return CubeAction.TAKE if self.cube_decision(state).double_take > -1 else CubeAction.DROP
+            return (
+                CubeAction.TAKE if self.cube_decision(state).double_take > -1 else CubeAction.DROP
+            )
         if phase is Phase.RESIGNING:
             return CubeAction.ACCEPT if self._resignation_is_enough(state) else CubeAction.DECLINE
         raise ParlourError("the dice are to be thrown: that is not the engine's move")
 
-    def hint(self, state: BackgammonState) -> Hint[BackgammonMove]:
+    def hint(self, state: State[BackgammonMove]) -> Hint[BackgammonMove]:
+        state = _backgammon(state)
         move = self.choose_move(state, self.strongest, random.Random(0))
         chances = self.chances(state)
         words = self._assessment(state, chances)
@@ -114,11 +128,6 @@ class BackgammonEngine(Engine[BackgammonMove]):
         as if the dice were still to be thrown."""
         (row,) = self.network.probabilities([state.position])
         return Chances(*(float(x) for x in row))
-
-    def _plays_ranked(self, position: Position, dice: tuple[int, int]) -> tuple[list[Position], Array]:
-        """Every distinct resulting position and its 0-ply equity for the mover."""
-        results = [position.apply(play) for play in legal_plays(position, dice)]
-        return results, self._values(results)
 
     def _values(self, results: list[Position]) -> Array:
         """The mover's equity after each play; a play that ends the game is worth
@@ -146,7 +155,9 @@ class BackgammonEngine(Engine[BackgammonMove]):
             total -= probability * float(self._values(replies).max())
         return total
 
-    def _choose_play(self, state: BackgammonState, level: int, rng: random.Random) -> BackgammonMove:
+    def _choose_play(
+        self, state: BackgammonState, level: int, rng: random.Random
+    ) -> BackgammonMove:
         dice = state.dice
         assert dice is not None
         plays = legal_plays(state.position, dice)
@@ -204,9 +215,14 @@ class BackgammonEngine(Engine[BackgammonMove]):
         post = self._post_crawford(state)
         offered = match_winning_chance(
             Chances(1.0, float(level >= 2), float(level >= 3), 0.0, 0.0),
-            away, opponent_away, cube.value, post_crawford=post,
+            away,
+            opponent_away,
+            cube.value,
+            post_crawford=post,
         )
-        playing_on = match_winning_chance(chances, away, opponent_away, cube.value, post_crawford=post)
+        playing_on = match_winning_chance(
+            chances, away, opponent_away, cube.value, post_crawford=post
+        )
         return offered >= playing_on
 
     # -- words -------------------------------------------------------------------
@@ -235,3 +251,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
             f"equity {value:+.2f}"
         )
 
+
+def _backgammon(state: State[BackgammonMove]) -> BackgammonState:
+    if not isinstance(state, BackgammonState):
+        raise TypeError(f"the backgammon engine plays backgammon, not {type(state).__name__}")
+    return state

@@ -208,7 +208,9 @@ def match_equity(away: int, opponent_away: int, post_crawford: bool = False) -> 
     return sum(p * _after_game(away, opponent_away, 2 * points) for p, points in outcomes)
 
 
-def _after_game(away: int, opponent_away: int, points: int, *, post_crawford: bool = False) -> float:
+def _after_game(
+    away: int, opponent_away: int, points: int, *, post_crawford: bool = False
+) -> float:
     if points > 0:
         return match_equity(max(away - points, 0), opponent_away, post_crawford)
     return match_equity(away, max(opponent_away + points, 0), post_crawford)

@@ -65,9 +65,7 @@ def choose_play(network: Network, position: Position, dice: tuple[int, int]) -> 
 
 
 class Trainer:
-    def __init__(
-        self, network: Network, seed: int, alpha: float = 0.01, lam: float = 0.7
-    ) -> None:
+    def __init__(self, network: Network, seed: int, alpha: float = 0.01, lam: float = 0.7) -> None:
         self.network = network
         self.rng = np.random.default_rng(seed)
         self.alpha = alpha
@@ -141,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alpha", type=float, default=0.01, help="learning rate")
     parser.add_argument("--lam", type=float, default=0.7, help="λ of TD(λ)")
     parser.add_argument("--every", type=int, default=1000, help="report and save this often")
-    parser.add_argument("--export", type=Path, help="write this checkpoint's weights to the package")
+    parser.add_argument(
+        "--export", type=Path, help="write this checkpoint's weights to the package"
+    )
     args = parser.parse_args(argv)
 
     if args.export is not None:
