@@ -68,16 +68,14 @@ def point_name(point: int) -> str:
 
 # One shared CheckerMove per (start, end), indexed by start * 32 + end, so that the move
 # generator builds plays from ready-made values instead of constructing new ones.
-_MOVES: list[CheckerMove | None] = [None] * (32 * 26)
+_MOVES: list[CheckerMove] = [CheckerMove(1, 0)] * (32 * 26)  # placeholders never used
 for _start in range(1, 26):
     for _end in range(_start):
         _MOVES[_start << 5 | _end] = CheckerMove(_start, _end)
 
 
 def _move(code: int) -> CheckerMove:
-    move = _MOVES[code]
-    assert move is not None
-    return move
+    return _MOVES[code]
 
 
 _START_COUNTS = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -400,17 +398,181 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
         plays = _plays_two_dice_entering(mover, opponent, high, low)
         if plays:
             return plays, high + low
-    elif high != low:
-        if sum(mover[6:24]) >= 2:
-            plays = _plays_two_dice_open(mover, opponent, high, low)
-            if plays:
-                return plays, high + low
-    elif sum(mover[6:24]) >= 4:
-        return _plays_doubles_open(mover, opponent, high)
+    else:
+        outside = sum(mover[6:24])
+        if not outside:
+            if high == low:
+                return _plays_doubles_home(mover, opponent, high)
+            return _plays_two_dice_home(mover, opponent, high, low)
+        if high != low:
+            if outside >= 2:
+                plays = _plays_two_dice_open(mover, opponent, high, low)
+                if plays:
+                    return plays, high + low
+        elif outside >= 4:
+            return _plays_doubles_open(mover, opponent, high)
     board, blocks = _lists(position)
     if high == low:
         return _plays_doubles(board, blocks, high)
     return _plays_two_dice(board, blocks, high, low)
+
+
+# -- all checkers home: the bear-off ----------------------------------------------------
+#
+# With every checker in the home board, what one die can do depends only on which home
+# points are occupied (six bits), which of points 1 to 5 are closed (five bits) and the
+# die. Those answers are computed once each, on first need, into _HOME_OPTIONS.
+
+_HOME_OPTIONS: list[tuple[tuple[int, int], ...] | None] = [None] * (7 << 11)
+
+
+def _home_options(die: int, occupied: int, closed: int) -> tuple[tuple[int, int], ...]:
+    """The moves (start, end) of ``die`` with all checkers home, highest start first:
+    ``occupied`` has bit p-1 for each occupied point p, ``closed`` bit q-1 for each
+    point q held by two or more opposing checkers."""
+    key = die << 11 | occupied << 5 | closed
+    options = _HOME_OPTIONS[key]
+    if options is None:
+        highest = occupied.bit_length()
+        found = []
+        for point in range(highest, 0, -1):
+            if occupied >> (point - 1) & 1:
+                if point > die:
+                    if not closed >> (point - die - 1) & 1:
+                        found.append((point, point - die))
+                elif point in (die, highest):
+                    found.append((point, 0))
+        options = _HOME_OPTIONS[key] = tuple(found)
+    return options
+
+
+def _home_masks(mover: tuple[int, ...], opponent: tuple[int, ...]) -> tuple[int, int, list[bool]]:
+    """The occupied-points bits, the closed-points bits and where blots stand, for a
+    mover with every checker home."""
+    occupied = 0
+    for point in range(6, 0, -1):
+        occupied = occupied << 1 | (mover[point - 1] > 0)
+    closed = 0
+    blots = [False] * 7
+    if any(opponent[19:24]):
+        for point in range(1, 6):
+            count = opponent[24 - point]
+            if count > 1:
+                closed |= 1 << (point - 1)
+            elif count:
+                blots[point] = True
+    return occupied, closed, blots
+
+
+def _plays_two_dice_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> tuple[list[Play], int]:
+    """Every distinct legal play of two different dice with all checkers home."""
+    occupied, closed, blots = _home_masks(mover, opponent)
+    counts = [0, *mover[:6]]
+    both: dict[int, tuple[int, int]] = {}
+    single: dict[int, tuple[int, int]] = {}  # key -> (die, move code)
+    for first, second in ((high, low), (low, high)):
+        for start, end in _home_options(first, occupied, closed):
+            counts[start] -= 1
+            counts[end] += 1
+            after = occupied
+            if not counts[start]:
+                after &= ~(1 << (start - 1))
+            if end:
+                after |= 1 << (end - 1)
+            key = _FIELD[end] - _FIELD[start]
+            hit = blots[end]
+            if hit:
+                key += _HIT[end]
+            code = start << 5 | end
+            nexts = _home_options(second, after, closed)
+            if nexts:
+                for start2, end2 in nexts:
+                    key2 = key + _FIELD[end2] - _FIELD[start2]
+                    if blots[end2] and not (hit and end2 == end):
+                        key2 += _HIT[end2]
+                    if key2 not in both:
+                        both[key2] = (code, start2 << 5 | end2)
+            elif not both:
+                known = single.get(key)
+                if known is None or known[0] < first:
+                    single[key] = (first, code)
+            counts[end] -= 1
+            counts[start] += 1
+    if both:
+        plays: list[Play] = []
+        for code1, code2 in both.values():
+            if code1 < code2:
+                code1, code2 = code2, code1
+            plays.append((_move(code1), _move(code2)))
+        return plays, high + low
+    if not single:
+        return [], 0
+    best = max(die for die, _ in single.values())
+    return [(_move(code),) for die, code in single.values() if die == best], best
+
+
+def _plays_doubles_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """Every distinct legal play of a double with all checkers home, moves made from
+    non-increasing points (each set of moves once)."""
+    occupied, closed, _ = _home_masks(mover, opponent)
+    counts = [0, *mover[:6]]
+    found: list[list[Play]] = [[], [], [], [], []]
+    moves = _MOVES
+
+    def play(start: int, end: int, occupied: int) -> int:
+        counts[start] -= 1
+        counts[end] += 1
+        if not counts[start]:
+            occupied &= ~(1 << (start - 1))
+        if end:
+            occupied |= 1 << (end - 1)
+        return occupied
+
+    def undo(start: int, end: int) -> None:
+        counts[end] -= 1
+        counts[start] += 1
+
+    for a, a_end in _home_options(die, occupied, closed):
+        occupied_a = play(a, a_end, occupied)
+        move_a = moves[a << 5 | a_end]
+        leaf = True
+        for b, b_end in _home_options(die, occupied_a, closed):
+            if b > a:
+                continue
+            leaf = False
+            occupied_b = play(b, b_end, occupied_a)
+            move_b = moves[b << 5 | b_end]
+            leaf2 = True
+            for c, c_end in _home_options(die, occupied_b, closed):
+                if c > b:
+                    continue
+                leaf2 = False
+                occupied_c = play(c, c_end, occupied_b)
+                move_c = moves[c << 5 | c_end]
+                fours = [
+                    (move_a, move_b, move_c, moves[d << 5 | d_end])
+                    for d, d_end in _home_options(die, occupied_c, closed)
+                    if d <= c
+                ]
+                if fours:
+                    found[4] += fours
+                elif not found[4]:
+                    found[3].append((move_a, move_b, move_c))
+                undo(c, c_end)
+            if leaf2 and not found[4] and not found[3]:
+                found[2].append((move_a, move_b))
+            undo(b, b_end)
+        if leaf and not found[4] and not found[3] and not found[2]:
+            found[1].append((move_a,))
+        undo(a, a_end)
+    for used in (4, 3, 2, 1):
+        if found[used]:
+            return found[used], used * die
+    return [], 0
 
 
 def _plays_two_dice_two_on_bar(
@@ -567,10 +729,18 @@ def _plays_doubles_open(
     """The plays of a double when nothing is on the bar and nothing can be borne off.
     The points a checker may move from are then fixed for the whole turn; moves are
     made from non-increasing points, so each play is made once."""
-    open_from = list(compress(range(24, die, -1), bytes(opponent[die:24]).translate(_OPEN)))
+    # The points a checker may move from: its landing point is open, and a checker is
+    # there or can arrive there from the point ``die`` higher during the turn.
+    open_from = []
+    usable = [False] * (26 + die)
+    for point in range(24, die, -1):
+        if opponent[24 - point + die] < 2 and (mover[point - 1] or usable[point + die]):
+            usable[point] = True
+            open_from.append(point)
     board = [0, *mover]
     moves = _BY_DIE[die]
     found: list[list[Play]] = [[], [], [], [], []]
+    fours = found[4]
     count = len(open_from)
     for i in range(count):
         a = open_from[i]
@@ -588,23 +758,21 @@ def _plays_doubles_open(
             board[b] -= 1
             board[b - die] += 1
             move_b = moves[b]
-            leaf2 = True
-            for k in range(j, count):
-                c = open_from[k]
-                if not board[c]:
-                    continue
-                leaf2 = False
-                board[c] -= 1
-                board[c - die] += 1
+            # The last two moves: a checker from c, then one from c or below it, or
+            # the one that just arrived from c, if it can go on.
+            ready = [x for x in open_from[j:] if board[x]]
+            leaf2 = not ready
+            for index, c in enumerate(ready):
                 move_c = moves[c]
-                fours = [(move_a, move_b, move_c, moves[d]) for d in open_from[k:] if board[d]]
-                if fours:
-                    found[4] += fours
-                elif not found[4]:
+                rest = ready[index:] if board[c] > 1 else ready[index + 1 :]
+                if rest:
+                    fours += [(move_a, move_b, move_c, moves[x]) for x in rest]
+                arrived = c - die
+                if usable[arrived] and not board[arrived]:
+                    fours.append((move_a, move_b, move_c, moves[arrived]))
+                elif not rest and not fours:
                     found[3].append((move_a, move_b, move_c))
-                board[c - die] -= 1
-                board[c] += 1
-            if leaf2 and not found[4] and not found[3]:
+            if leaf2 and not fours and not found[3]:
                 found[2].append((move_a, move_b))
             board[b - die] -= 1
             board[b] += 1
