@@ -5,7 +5,9 @@ Positions come from seeded games: by default games that gnubg plays against itse
 (real play), or with ``--random`` games of random legal plays (wild positions, many
 checkers on the bar). Each position gets a random roll. Both generators are timed
 over the whole set several times, alternately, and the best time of each is kept,
-so that load from other processes on a shared machine disturbs the ratio little.
+so that load from other processes on a shared machine disturbs the ratio little;
+times are CPU time of this process (``time.process_time``), not wall-clock time, for
+the same reason.
 
     python benchmarks/backgammon_moves.py [--positions N] [--rounds R] [--random]
 
@@ -69,12 +71,12 @@ def best_time(
     gc.disable()
     try:
         for _ in range(rounds):
-            start = time.perf_counter()
+            start = time.process_time()
             run()
-            ours = min(ours, time.perf_counter() - start)
-            start = time.perf_counter()
+            ours = min(ours, time.process_time() - start)
+            start = time.process_time()
             other()
-            theirs = min(theirs, time.perf_counter() - start)
+            theirs = min(theirs, time.process_time() - start)
     finally:
         gc.enable()
     return ours, theirs

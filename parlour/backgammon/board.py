@@ -359,11 +359,13 @@ def _plays_doubles(board: list[int], blocks: list[int], die: int) -> tuple[list[
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    if len(dice) != 2:
-        raise NotationError(f"a roll is two dice, not {len(dice)}")
-    first, second = dice
+    """The two dice, or :class:`NotationError` saying what is wrong with them."""
+    try:
+        first, second = dice
+    except (TypeError, ValueError):
+        raise NotationError(f"a roll is two dice, not {dice!r}") from None
     for die in (first, second):
-        if not isinstance(die, int) or not 1 <= die <= 6:
+        if type(die) is not int or not 1 <= die <= 6:
             raise NotationError(f"a die shows 1 to 6, not {die!r}")
     return first, second
 
@@ -375,7 +377,14 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     >>> sorted(" ".join(map(str, play)) for play in legal_plays(Position.start(), (6, 5)))
     ['13/7 7/2', '13/7 8/3', '13/8 13/7', '24/18 13/8', '24/18 18/13', '24/18 8/3', '8/3 8/2']
     """
-    return _generate(position, _check_dice(dice))[0]
+    try:
+        high, low = dice
+    except (TypeError, ValueError):
+        high = low = 0
+    # Checked here rather than in _check_dice: this is the engine's hot path.
+    if type(high) is not int or type(low) is not int or not (0 < high < 7 and 0 < low < 7):
+        _check_dice(dice)
+    return _generate(position, (high, low))[0]
 
 
 def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], int]:
@@ -424,6 +433,10 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
 # die. Those answers are computed once each, on first need, into _HOME_OPTIONS.
 
 _HOME_OPTIONS: list[tuple[tuple[int, int], ...] | None] = [None] * (7 << 11)
+#: Maps each count to 1 if it is not zero.
+_NONZERO = bytes([0] + [1] * 255)
+#: The occupied-points bits of six 0/1 bytes (points 1 to 6).
+_OCCUPIED_HOME = {bytes((bits >> point) & 1 for point in range(6)): bits for bits in range(64)}
 
 
 def _home_options(die: int, occupied: int, closed: int) -> tuple[tuple[int, int], ...]:
@@ -449,9 +462,7 @@ def _home_options(die: int, occupied: int, closed: int) -> tuple[tuple[int, int]
 def _home_masks(mover: tuple[int, ...], opponent: tuple[int, ...]) -> tuple[int, int, list[bool]]:
     """The occupied-points bits, the closed-points bits and where blots stand, for a
     mover with every checker home."""
-    occupied = 0
-    for point in range(6, 0, -1):
-        occupied = occupied << 1 | (mover[point - 1] > 0)
+    occupied = _OCCUPIED_HOME[bytes(mover[:6]).translate(_NONZERO)]
     closed = 0
     blots = [False] * 7
     if any(opponent[19:24]):
@@ -486,7 +497,9 @@ def _plays_two_dice_home(
             if hit:
                 key += _HIT[end]
             code = start << 5 | end
-            nexts = _home_options(second, after, closed)
+            nexts = _HOME_OPTIONS[second << 11 | after << 5 | closed]
+            if nexts is None:
+                nexts = _home_options(second, after, closed)
             if nexts:
                 for start2, end2 in nexts:
                     key2 = key + _FIELD[end2] - _FIELD[start2]
@@ -521,54 +534,53 @@ def _plays_doubles_home(
     occupied, closed, _ = _home_masks(mover, opponent)
     counts = [0, *mover[:6]]
     found: list[list[Play]] = [[], [], [], [], []]
+    fours = found[4]
     moves = _MOVES
-
-    def play(start: int, end: int, occupied: int) -> int:
-        counts[start] -= 1
-        counts[end] += 1
-        if not counts[start]:
-            occupied &= ~(1 << (start - 1))
-        if end:
-            occupied |= 1 << (end - 1)
-        return occupied
-
-    def undo(start: int, end: int) -> None:
-        counts[end] -= 1
-        counts[start] += 1
-
+    table = _HOME_OPTIONS
+    base = die << 11 | closed
+    # The bit a point's count adds to ``occupied`` (none for off, point 0).
+    bit = (0, 1, 2, 4, 8, 16, 32)
     for a, a_end in _home_options(die, occupied, closed):
-        occupied_a = play(a, a_end, occupied)
+        counts[a] -= 1
+        counts[a_end] += 1
+        occupied_a = (occupied if counts[a] else occupied & ~bit[a]) | bit[a_end]
         move_a = moves[a << 5 | a_end]
         leaf = True
-        for b, b_end in _home_options(die, occupied_a, closed):
+        options = table[base | occupied_a << 5] or _home_options(die, occupied_a, closed)
+        for b, b_end in options:
             if b > a:
                 continue
             leaf = False
-            occupied_b = play(b, b_end, occupied_a)
+            counts[b] -= 1
+            counts[b_end] += 1
+            occupied_b = (occupied_a if counts[b] else occupied_a & ~bit[b]) | bit[b_end]
             move_b = moves[b << 5 | b_end]
             leaf2 = True
-            for c, c_end in _home_options(die, occupied_b, closed):
+            options_b = table[base | occupied_b << 5] or _home_options(die, occupied_b, closed)
+            for c, c_end in options_b:
                 if c > b:
                     continue
                 leaf2 = False
-                occupied_c = play(c, c_end, occupied_b)
+                counts[c] -= 1
+                counts[c_end] += 1
+                occupied_c = (occupied_b if counts[c] else occupied_b & ~bit[c]) | bit[c_end]
                 move_c = moves[c << 5 | c_end]
-                fours = [
-                    (move_a, move_b, move_c, moves[d << 5 | d_end])
-                    for d, d_end in _home_options(die, occupied_c, closed)
-                    if d <= c
-                ]
-                if fours:
-                    found[4] += fours
-                elif not found[4]:
+                options_c = table[base | occupied_c << 5] or _home_options(die, occupied_c, closed)
+                last = [(move_a, move_b, move_c, moves[d << 5 | e]) for d, e in options_c if d <= c]
+                if last:
+                    fours += last
+                elif not fours:
                     found[3].append((move_a, move_b, move_c))
-                undo(c, c_end)
-            if leaf2 and not found[4] and not found[3]:
+                counts[c_end] -= 1
+                counts[c] += 1
+            if leaf2 and not fours and not found[3]:
                 found[2].append((move_a, move_b))
-            undo(b, b_end)
-        if leaf and not found[4] and not found[3] and not found[2]:
+            counts[b_end] -= 1
+            counts[b] += 1
+        if leaf and not fours and not found[3] and not found[2]:
             found[1].append((move_a,))
-        undo(a, a_end)
+        counts[a_end] -= 1
+        counts[a] += 1
     for used in (4, 3, 2, 1):
         if found[used]:
             return found[used], used * die
@@ -657,14 +669,28 @@ def _plays_two_dice_open(
         move = moves_high[start]
         above = start + low  # a low move from there would end where this one starts
         end = start - high  # a low move from there would start where this one ends
-        plays += [(moves_low[s], move) for s in with_low if s > start and s != above]
-        plays += [(move, moves_low[s]) for s in with_low if s < start and s != end]
+        plays += [
+            (moves_low[s], move) if s > start else (move, moves_low[s])
+            for s in with_low
+            if s != above and s != end and s != start
+        ]
         if mover[start - 1] > 1 and start in with_low:
             plays.append((moves_low[start], move))
+    # One checker taking both dice (see _add_one_checker_plays, inlined here for speed).
     total = high + low
     for start in occupied:
-        if start > total:
-            _add_one_checker_plays(plays, start, opponent, high, low)
+        if start <= total:
+            break
+        if opponent[24 - start + total] > 1:
+            continue
+        via_high = opponent[24 - start + high]
+        via_low = opponent[24 - start + low]
+        if via_high < 2:
+            plays.append((moves_high[start], moves_low[start - high]))
+            if via_low == 1 or (via_low == 0 and via_high == 1):
+                plays.append((moves_low[start], moves_high[start - low]))
+        elif via_low < 2:
+            plays.append((moves_low[start], moves_high[start - low]))
     return plays
 
 
