@@ -784,20 +784,27 @@ def _plays_doubles_open(
             board[b] -= 1
             board[b - die] += 1
             move_b = moves[b]
-            # The last two moves: a checker from c, then one from c or below it, or
-            # the one that just arrived from c, if it can go on.
+            # The last two moves: a checker from c, then one from c or below it (c
+            # itself only if it had two), or the one that just arrived from c.
             ready = [x for x in open_from[j:] if board[x]]
             leaf2 = not ready
-            for index, c in enumerate(ready):
-                move_c = moves[c]
-                rest = ready[index:] if board[c] > 1 else ready[index + 1 :]
-                if rest:
-                    fours += [(move_a, move_b, move_c, moves[x]) for x in rest]
-                arrived = c - die
-                if usable[arrived] and not board[arrived]:
-                    fours.append((move_a, move_b, move_c, moves[arrived]))
-                elif not rest and not fours:
-                    found[3].append((move_a, move_b, move_c))
+            fours += [
+                (move_a, move_b, moves[c], moves[d])
+                for index, c in enumerate(ready)
+                for d in (ready[index:] if board[c] > 1 else ready[index + 1 :])
+            ]
+            fours += [
+                (move_a, move_b, moves[c], moves[c - die])
+                for c in ready
+                if usable[c - die] and not board[c - die]
+            ]
+            if not fours:
+                last = len(ready) - 1
+                found[3] += [
+                    (move_a, move_b, moves[c])
+                    for index, c in enumerate(ready)
+                    if index == last and board[c] == 1 and not usable[c - die]
+                ]
             if leaf2 and not fours and not found[3]:
                 found[2].append((move_a, move_b))
             board[b - die] -= 1

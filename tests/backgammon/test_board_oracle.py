@@ -161,3 +161,17 @@ def test_next_steps_reach_exactly_the_legal_plays() -> None:
             frontier = following
         expected = {position.apply(play) for play in legal_plays(position, dice)} or {position}
         assert reached == expected, (position_id(position), dice)
+
+
+def test_listed_plays_are_in_order_and_legal_move_by_move() -> None:
+    """Each play lists its moves highest start first, and made one by one in that order
+    the moves are legal and the play complete (what the rules layer relies on)."""
+    rng = random.Random(9)
+    checked = 0
+    for position in POSITIONS[::20]:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for play in legal_plays(position, dice):
+            assert list(play) == sorted(play, reverse=True)
+            assert is_legal_play(position, dice, play), (position_id(position), dice, play)
+            checked += 1
+    assert checked >= 1000
