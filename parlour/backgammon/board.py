@@ -199,10 +199,10 @@ _FIELD = [1 << (4 * point) for point in range(26)]
 _HIT = [1 << (104 + point) for point in range(26)]
 
 
-#: _BY_DIE[die][start]: the move of ``die`` pips from ``start``, for starts above the die.
+#: _BY_DIE[die][start]: the move of ``die`` pips from ``start``: off the board when the
+#: die is as high as the point or higher (``_BY_DIE[die][0]`` is a placeholder).
 _BY_DIE: list[list[CheckerMove]] = [
-    [CheckerMove(start, start - die) if start > die else CheckerMove(1, 0) for start in range(26)]
-    for die in range(7)
+    [CheckerMove(max(start, 1), max(start - die, 0)) for start in range(26)] for die in range(7)
 ]
 
 
@@ -412,6 +412,9 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
         if not outside:
             if high == low:
                 return _plays_doubles_home(mover, opponent, high)
+            exact = _plays_two_dice_home_exact(mover, opponent, high, low)
+            if exact is not None:
+                return exact, high + low
             return _plays_two_dice_home(mover, opponent, high, low)
         if high != low:
             if outside >= 2:
@@ -524,6 +527,56 @@ def _plays_two_dice_home(
         return [], 0
     best = max(die for die, _ in single.values())
     return [(_move(code),) for die, code in single.values() if die == best], best
+
+
+def _plays_two_dice_home_exact(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play] | None:
+    """The plays of two different dice with all checkers home, when neither die can
+    ever exceed the highest occupied point (it is at least the high die even after
+    a checker leaves it): then only exact bear-offs happen, what each die may do
+    from each point never changes, and the plays are listed as in an open position
+    (:func:`_plays_two_dice_open`), the off tray standing for point 0. None when this
+    does not apply, or when both dice cannot be used."""
+    occupied = [p for p in range(6, 0, -1) if mover[p - 1]]
+    if not occupied:
+        return None
+    top = occupied[0]
+    second = top if mover[top - 1] > 1 else (occupied[1] if len(occupied) > 1 else 0)
+    if high > second:
+        return None
+    # opponent[24 - p] is the opponent's count on our point p.
+    with_high = [p for p in occupied if p == high or (p > high and opponent[24 - p + high] < 2)]
+    with_low = [p for p in occupied if p == low or (p > low and opponent[24 - p + low] < 2)]
+    moves_high = _BY_DIE[high]
+    moves_low = _BY_DIE[low]
+    plays: list[Play] = []
+    for start in with_high:
+        move = moves_high[start]
+        above = start + low
+        end = start - high
+        plays += [
+            (moves_low[s], move) if s > start else (move, moves_low[s])
+            for s in with_low
+            if s != above and s != end and s != start
+        ]
+        if mover[start - 1] > 1 and start in with_low:
+            plays.append((moves_low[start], move))
+    total = high + low
+    for start in occupied:
+        if start < total:
+            break
+        if start > total and opponent[24 - start + total] > 1:
+            continue
+        via_high = opponent[24 - start + high]
+        via_low = opponent[24 - start + low]
+        if via_high < 2:
+            plays.append((moves_high[start], moves_low[start - high]))
+            if via_low == 1 or (via_low == 0 and via_high == 1):
+                plays.append((moves_low[start], moves_high[start - low]))
+        elif via_low < 2:
+            plays.append((moves_low[start], moves_high[start - low]))
+    return plays or None
 
 
 def _plays_doubles_home(
