@@ -372,7 +372,9 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """Every distinct legal play of ``dice`` (plays reaching the same position count
-    once), each highest start first; ``[]`` when nothing can be played.
+    once), each with its moves highest start first; ``[]`` when nothing can be played.
+    The list's order is fixed for a given position and roll but otherwise unspecified
+    (it follows the generator); sort it where an order matters.
 
     >>> sorted(" ".join(map(str, play)) for play in legal_plays(Position.start(), (6, 5)))
     ['13/7 7/2', '13/7 8/3', '13/8 13/7', '24/18 13/8', '24/18 18/13', '24/18 8/3', '8/3 8/2']
