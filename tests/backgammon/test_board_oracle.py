@@ -175,3 +175,39 @@ def test_listed_plays_are_in_order_and_legal_move_by_move() -> None:
             assert is_legal_play(position, dice, play), (position_id(position), dice, play)
             checked += 1
     assert checked >= 1000
+
+
+def random_position(rng: random.Random) -> Position:
+    """A position no game need reach: checkers scattered at random, often many on the
+    bar or all home, some borne off; never both sides on one point."""
+    sides: list[list[int]] = [[0] * 25, [0] * 25]
+    used: set[int] = set()  # points taken, in the mover's numbering
+    for which, side in enumerate(sides):
+        on_board = 15 - rng.choice([0, 0, 1, 3, 8, 12, 14]) if rng.random() < 0.5 else 15
+        side[24] = min(on_board, rng.choice([0, 0, 0, 1, 2, 3, 5]))
+        home_only = rng.random() < 0.4
+        for _ in range(on_board - side[24]):
+            own = [p for p in range(1, 25) if side[p - 1] or (25 - p if which else p) not in used]
+            home = [p for p in own if p <= 6]
+            point = rng.choice(home if home_only and home else own)
+            side[point - 1] += 1
+            used.add(25 - point if which else point)
+    return Position(tuple(sides[0]), tuple(sides[1]))
+
+
+def test_legal_plays_match_gnubg_on_random_positions() -> None:
+    """Beyond real play: 500 scattered positions, all 21 rolls each."""
+    rng = random.Random(31)
+    cases = 0
+    while cases < 500 * len(ROLLS):
+        position = random_position(rng)
+        position.validate()
+        if not any(position.mover):
+            continue  # the game is over: no roll to play
+        assert position_id(position) == gnubg_nn.position_id(gnubg_board(position))
+        assert position_from_id(position_id(position)) == position
+        for dice in ROLLS:
+            ours = our_results(position, dice)
+            assert len(set(ours)) == len(ours)
+            assert set(ours) == gnubg_results(position, dice), (position_id(position), dice)
+            cases += 1
