@@ -143,6 +143,7 @@ _MATCH_FIELDS = (
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -154,7 +155,9 @@ class MatchId:
     ``turn`` the player who acts next (they differ while a double is offered);
     ``game_state`` 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped; ``resignation``
     0 none offered, else 1 single, 2 gammon, 3 backgammon; ``dice`` None before the
-    roll; ``match_length`` 0 for money play; ``score`` the two players' points.
+    roll; ``match_length`` 0 for money play; ``score`` the two players' points;
+    ``jacoby`` whether the Jacoby rule is in force (gnubg 1.07 writes a 67th bit when
+    it is not, as in match play; IDs of the 66-bit layout leave it clear).
 
     >>> match_id_from_text("QYkqASAAIAAA").score
     (2, 4)
@@ -171,6 +174,7 @@ class MatchId:
     dice: tuple[int, int] | None = None
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = True
 
 
 def match_id(fields: MatchId) -> str:
@@ -212,6 +216,7 @@ def match_id(fields: MatchId) -> str:
         "match_length": fields.match_length,
         "score0": fields.score[0],
         "score1": fields.score[1],
+        "no_jacoby": int(not fields.jacoby),
     }
     value = 0
     bit = 0
@@ -248,7 +253,7 @@ def match_id_from_text(text: str) -> MatchId:
         fields[name] = value >> bit & ((1 << width) - 1)
         bit += width
     if value >> bit:
-        raise NotationError("the Match ID sets bits past the 66 it uses")
+        raise NotationError("the Match ID sets bits past the 67 it uses")
     if fields["cube_owner"] == 2:
         raise NotationError("the Match ID's cube owner is 2; it must be 0, 1 or 3 (centred)")
     if fields["game_state"] > DROPPED:
@@ -271,6 +276,7 @@ def match_id_from_text(text: str) -> MatchId:
         dice=None if dice == (0, 0) else dice,
         match_length=length,
         score=(fields["score0"], fields["score1"]),
+        jacoby=not fields["no_jacoby"],
     )
 
 

@@ -181,6 +181,7 @@ def test_position_id_accepts_surrounding_text() -> None:
         MatchId(resignation=3, game_state=3, dice=(1, 2)),
         MatchId(game_state=4, match_length=32767, score=(32766, 1)),
         MatchId(game_state=0, dice_owner=Side.SECOND, cube_value=1 << 15),
+        MatchId(match_length=5, score=(4, 4), jacoby=False),
     ],
 )
 def test_match_id_round_trips(fields: MatchId) -> None:
@@ -209,6 +210,7 @@ def test_match_id_bit_layout() -> None:
     assert value_of(MatchId(cube_owner=Side.FIRST, game_state=0, score=(2, 4))) == (
         2 << 36 | 4 << 51
     )
+    assert value_of(MatchId(cube_owner=Side.FIRST, game_state=0, jacoby=False)) == 1 << 66
 
 
 @pytest.mark.parametrize(
@@ -235,8 +237,8 @@ def _match_text(value: int) -> str:
         (7 << 15, "dice are 7 and 0"),
         (1 << 15, "dice are 1 and 0"),
         (3 << 15 | 7 << 18, "dice are 3 and 7"),
-        (1 << 66, "past the 66"),
-        (1 << 71, "past the 66"),
+        (1 << 67, "past the 67"),
+        (1 << 71, "past the 67"),
     ],
 )
 def test_impossible_match_ids(value: int, message: str) -> None:

@@ -15,7 +15,15 @@ import subprocess
 from pathlib import Path
 
 from parlour.backgammon.board import legal_plays
-from parlour.backgammon.notation import format_play, parse_play, position_id
+from parlour.backgammon.notation import (
+    MatchId,
+    format_play,
+    match_id,
+    match_id_from_text,
+    parse_play,
+    position_id,
+)
+from parlour.core.protocol import Side
 from tests.backgammon.test_board_oracle import POSITIONS, random_position
 
 GNUBG = "/usr/games/gnubg"
@@ -76,3 +84,69 @@ def test_move_text_matches_gnubg(tmp_path: Path) -> None:
     # Every text reads back to its own play.
     for position, dice, play, text in ours[::10]:
         assert parse_play(position, dice, text) == play, (position_id(position), dice, text)
+
+
+MATCH_SCRIPT = """
+import json
+import gnubg
+ids = []
+for cube, owner, move, length, score, crawford, turn, resigned, doubled, state, dice in (
+    json.load(open({cases!r}))
+):
+    cube_info = gnubg.cubeinfo(cube, owner, move, length, tuple(score), crawford)
+    position_info = gnubg.posinfo(turn, resigned, doubled, state, tuple(dice))
+    ids.append(gnubg.matchid(cube_info, position_info))
+json.dump(ids, open({out!r}, "w"))
+"""
+
+#: Match states, each as gnubg's cubeinfo/posinfo arguments and as our MatchId. In
+#: match play gnubg 1.07 takes the Jacoby rule to be off, in money play on.
+MATCH_CASES = [
+    (
+        (2, 0, 1, 9, (2, 4), 0, 1, 0, 0, 1, (5, 2)),
+        MatchId(2, Side.FIRST, Side.SECOND, False, 1, Side.SECOND, False, 0, (5, 2), 9, (2, 4)),
+    ),
+    ((1, -1, 0, 0, (0, 0), 0, 0, 0, 0, 1, (0, 0)), MatchId()),
+    (
+        (4, 1, 0, 7, (6, 3), 1, 1, 0, 1, 1, (0, 0)),
+        MatchId(4, Side.SECOND, Side.FIRST, True, 1, Side.SECOND, True, 0, None, 7, (6, 3)),
+    ),
+    (
+        (1, -1, 1, 5, (0, 4), 0, 1, 2, 0, 1, (3, 1)),
+        MatchId(1, None, Side.SECOND, False, 1, Side.SECOND, False, 2, (3, 1), 5, (0, 4)),
+    ),
+    (
+        (1, -1, 1, 5, (0, 4), 0, 1, 3, 0, 3, (3, 1)),
+        MatchId(1, None, Side.SECOND, False, 3, Side.SECOND, False, 3, (3, 1), 5, (0, 4)),
+    ),
+    (
+        (64, 1, 1, 0, (0, 0), 0, 0, 0, 0, 2, (6, 6)),
+        MatchId(64, Side.SECOND, Side.SECOND, False, 2, Side.FIRST, False, 0, (6, 6), 0, (0, 0)),
+    ),
+    (
+        (8, 0, 0, 25, (24, 17), 0, 1, 1, 0, 1, (6, 4)),
+        MatchId(8, Side.FIRST, Side.FIRST, False, 1, Side.SECOND, False, 1, (6, 4), 25, (24, 17)),
+    ),
+]
+
+
+def test_match_ids_match_gnubg(tmp_path: Path) -> None:
+    cases_file = tmp_path / "match_cases.json"
+    out_file = tmp_path / "match_ids.json"
+    script = tmp_path / "match.py"
+    cases_file.write_text(json.dumps([list(args) for args, _ in MATCH_CASES]))
+    script.write_text(MATCH_SCRIPT.format(cases=str(cases_file), out=str(out_file)))
+    run = subprocess.run(
+        [GNUBG, "-t", "-q", "-r", "-p", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out_file.exists(), f"gnubg wrote nothing: {run.stdout[-500:]} {run.stderr[-500:]}"
+    theirs: list[str] = json.loads(out_file.read_text())
+    assert theirs[0] == "QYkqASAAIAAE"  # the notes' example, with gnubg 1.07's 67th bit
+    for (args, fields), text in zip(MATCH_CASES, theirs, strict=True):
+        fields = MatchId(**{**fields.__dict__, "jacoby": args[3] == 0})
+        assert match_id_from_text(text) == fields, (args, text)
+        assert match_id(fields) == text, (args, text)
