@@ -57,7 +57,8 @@ def play_games(seed: int, games: int, *, gnubg_moves: bool) -> Iterator[Position
                 play = tuple(CheckerMove(start, end) for start, end in chosen)
             else:
                 plays = legal_plays(position, dice)
-                play = rng.choice(plays) if plays else ()
+                # Sorted, so that the games do not hang on the order of the list.
+                play = rng.choice(sorted(plays)) if plays else ()
             position = position.apply(play)
             if position.win_kind():
                 break
