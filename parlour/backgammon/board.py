@@ -127,7 +127,13 @@ class Position:
         opponent = list(self.opponent)
         for move in play:
             start, end = move.start, move.end
-            if not 0 <= end < start <= BAR or not mover[start - 1]:
+            if not 0 <= end < start <= BAR:
+                raise IllegalMoveError(
+                    f"{start}/{end} is not a move: checkers go from a point (or the bar) "
+                    "to a lower point (or off)",
+                    rule="direction",
+                )
+            if not mover[start - 1]:
                 raise IllegalMoveError(
                     f"there is no checker of yours on {point_name(start)} to move {move}",
                     rule="no-checker",

@@ -316,6 +316,8 @@ def test_apply_refuses_impossible_moves() -> None:
         start.apply(moves((20, 15)))
     with pytest.raises(IllegalMoveError, match="closed"):
         start.apply(moves((6, 1)))
+    with pytest.raises(IllegalMoveError, match="is not a move"):
+        start.apply(moves((6, 8)))
 
 
 @pytest.mark.parametrize(
