@@ -472,7 +472,8 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
         return min(found, key=lambda pair: pair[0])[1]
     if made:
         raise explain_illegal_play(position, dice, made[0])
-    assert first_error is not None
+    if first_error is None:  # pragma: no cover - every failed attempt records its error
+        first_error = IllegalMoveError("this play is not legal with this roll", rule="illegal")
     raise first_error
 
 

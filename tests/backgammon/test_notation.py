@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import doctest
+import random
 import re
+from collections import Counter
 
 import pytest
 
@@ -446,3 +448,38 @@ def test_list_plays_contract() -> None:
         list_plays(start_id, "71")
     with pytest.raises(NotationError):
         list_plays("4HPwATDgc/AB", "31")
+
+
+def test_parse_play_never_fails_otherwise() -> None:
+    """Random text, readable or not, gets a result or a Parlour error: never another
+    exception and never a hang."""
+    rng = random.Random(5)
+    tokens = ["bar", "off", "25", "0", "1", "3", "5", "6", "8", "13", "24", "/", "/", "*"]
+    tokens += ["(2)", "(3)", "(9)", " ", ",", "-", "b", "x", "//", "26", "(", "7"]
+    positions = [
+        Position.start(),
+        BLOTS,
+        make({25: 2, 13: 13}, {1: 2}),
+        make({6: 2, 3: 1}, {24: 2}),
+        make({25: 1, 6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2}),
+    ]
+    outcomes: Counter[str] = Counter()
+    for _ in range(3000):
+        position = rng.choice(positions)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if rng.random() < 0.5:
+            text = "".join(rng.choice(tokens) for _ in range(rng.randint(0, 12)))
+        else:
+            text = " ".join(
+                f"{rng.choice(['bar', *map(str, range(1, 26))])}/{rng.randint(0, 24)}"
+                for _ in range(rng.randint(1, 4))
+            )
+        try:
+            parse_play(position, dice, text)
+            outcomes["read"] += 1
+        except NotationError:
+            outcomes["unreadable"] += 1
+        except IllegalMoveError as error:
+            assert str(error) and error.rule
+            outcomes["illegal"] += 1
+    assert min(outcomes.values()) >= 20, outcomes
