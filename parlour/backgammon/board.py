@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from parlour.core.errors import IllegalMoveError, NotationError
 
@@ -200,32 +201,56 @@ _FIELD = [1 << (4 * point) for point in range(26)]
 _HIT = [1 << (104 + point) for point in range(26)]
 
 
+#: _BY_DIE[die][start]: the move of ``die`` pips from ``start``, for starts above the die.
+_BY_DIE: list[list[CheckerMove]] = [
+    [CheckerMove(start, start - die) if start > die else CheckerMove(1, 0) for start in range(26)]
+    for die in range(7)
+]
+
+
+#: The points 24 down to 1.
+_POINTS_DOWN = range(24, 0, -1)
+#: Maps an opponent's count to 1 where we may land (0 or 1 checker), else 0.
+_OPEN = bytes([1, 1] + [0] * 254)
+
+#: _OFF_MOVES[start]: bearing a checker off from ``start``.
+_OFF_MOVES = [CheckerMove(start, 0) if start else CheckerMove(1, 0) for start in range(26)]
+
+
 def _lists(position: Position) -> tuple[list[int], list[int]]:
     board = [0, *position.mover]
     blocks = [0, *position.opponent[23::-1], 0]
     return board, blocks
 
 
+def _highest(board: list[int], below: int = 25) -> int:
+    """The mover's highest occupied point at or under ``below`` (0 if none)."""
+    while below and not board[below]:
+        below -= 1
+    return below
+
+
 def _sources(board: list[int], blocks: list[int], die: int) -> list[int]:
     """The points from which a checker may move ``die`` pips (25 for the bar)."""
     if board[25]:
         return [25] if blocks[25 - die] < 2 else []
-    highest = 24
-    while highest and not board[highest]:
-        highest -= 1
+    highest = _highest(board, 24)
+    return _starts(board, blocks, die, highest, highest > 6)
+
+
+def _starts(board: list[int], blocks: list[int], die: int, highest: int, outside: int) -> list[int]:
+    """The points (none on the bar) from which a checker may move ``die`` pips, given
+    the highest occupied point and whether any checker is outside home."""
+    if outside:
+        return [p for p in range(highest, die, -1) if board[p] and blocks[p - die] < 2]
     found = []
-    if highest > 6:
-        for point in range(highest, die, -1):
-            if board[point] and blocks[point - die] < 2:
-                found.append(point)
-    else:
-        for point in range(highest, 0, -1):
-            if board[point]:
-                if point > die:
-                    if blocks[point - die] < 2:
-                        found.append(point)
-                elif point in (die, highest):
+    for point in range(highest, 0, -1):
+        if board[point]:
+            if point > die:
+                if blocks[point - die] < 2:
                     found.append(point)
+            elif point in (die, highest):
+                found.append(point)
     return found
 
 
@@ -233,11 +258,19 @@ def _plays_two_dice(
     board: list[int], blocks: list[int], high: int, low: int
 ) -> tuple[list[Play], int]:
     """Every distinct legal play of a roll of two different dice, ``high`` > ``low``,
-    and the pips of the dice they use."""
+    and the pips of the dice they use: each order of the dice is tried, and plays are
+    told apart by the position they reach."""
     both: dict[int, tuple[int, int]] = {}
     single: dict[int, tuple[int, int]] = {}  # key -> (die, move code)
+    on_bar = board[25]
+    highest = 25 if on_bar else _highest(board, 24)
+    outside = sum(board[7:26])
     for first, second in ((high, low), (low, high)):
-        for start in _sources(board, blocks, first):
+        if on_bar:
+            starts = [25] if blocks[25 - first] < 2 else []
+        else:
+            starts = _starts(board, blocks, first, highest, outside)
+        for start in starts:
             end = start - first if start > first else 0
             board[start] -= 1
             board[end] += 1
@@ -247,7 +280,11 @@ def _plays_two_dice(
                 blocks[end] = 0
                 key += _HIT[end]
             code = start << 5 | end
-            nexts = _sources(board, blocks, second)
+            if board[25]:
+                nexts = [25] if blocks[25 - second] < 2 else []
+            else:
+                top = highest if board[highest] and highest < 25 else _highest(board, 24)
+                nexts = _starts(board, blocks, second, top, outside - (start > 6 and end <= 6))
             if nexts:
                 for start2 in nexts:
                     end2 = start2 - second if start2 > second else 0
@@ -278,40 +315,49 @@ def _plays_two_dice(
 
 
 def _plays_doubles(board: list[int], blocks: list[int], die: int) -> tuple[list[Play], int]:
-    """Every distinct legal play of a double. Moves are made from non-increasing
-    points, so each set of checker moves is reached once (and so is each position)."""
-    best: list[tuple[int, ...]] = []
-    most = 0
-    codes: list[int] = []
+    """Every distinct legal play of a double with nothing on the bar. Moves are made
+    from non-increasing points, so each set of checker moves is reached once (and so
+    is each position); that order is also the one that lets most checkers bear off.
+    No move changes which points are open (a hit only takes a blot)."""
+    found: list[list[Play]] = [[], [], [], [], []]
+    moves = _BY_DIE[die]
 
-    def extend(top: int) -> None:
-        nonlocal most, best
-        made = len(codes)
-        starts = [p for p in _sources(board, blocks, die) if p <= top] if made < 4 else []
-        if not starts:
-            if made > most:
-                most = made
-                best = [tuple(codes)]
-            elif made == most and made:
-                best.append(tuple(codes))
-            return
-        for start in starts:
-            end = start - die if start > die else 0
-            board[start] -= 1
-            board[end] += 1
-            hit = end and blocks[end] == 1
-            if hit:
-                blocks[end] = 0
-            codes.append(start << 5 | end)
-            extend(start)
-            codes.pop()
-            if hit:
-                blocks[end] = 1
-            board[end] -= 1
-            board[start] += 1
+    def walk(top: int, highest: int, outside: int, made: Play) -> None:
+        leaf = True
+        if len(made) < 4:
+            for start in range(min(top, highest), 0, -1):
+                if not board[start]:
+                    continue
+                if start > die:
+                    end = start - die
+                    if blocks[end] > 1:
+                        continue
+                    move = moves[start]
+                elif outside or (start != die and start != highest):
+                    continue
+                else:
+                    end = 0
+                    move = _OFF_MOVES[start]
+                leaf = False
+                board[start] -= 1
+                board[end] += 1
+                walk(
+                    start,
+                    highest if board[highest] else _highest(board, highest),
+                    outside - (start > 6 >= end),
+                    (*made, move),
+                )
+                board[end] -= 1
+                board[start] += 1
+        if leaf:
+            found[len(made)].append(made)
 
-    extend(25)
-    return [tuple(_move(code) for code in sequence) for sequence in best], most * die
+    highest = _highest(board, 24)
+    walk(highest, highest, sum(board[7:25]), ())
+    for used in (4, 3, 2, 1):
+        if found[used]:
+            return found[used], used * die
+    return [], 0
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
@@ -328,8 +374,8 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """Every distinct legal play of ``dice`` (plays reaching the same position count
     once), each highest start first; ``[]`` when nothing can be played.
 
-    >>> [" ".join(map(str, play)) for play in legal_plays(Position.start(), (6, 5))][:2]
-    ['24/18 18/13', '24/18 13/8']
+    >>> sorted(" ".join(map(str, play)) for play in legal_plays(Position.start(), (6, 5)))
+    ['13/7 7/2', '13/7 8/3', '13/8 13/7', '24/18 13/8', '24/18 18/13', '24/18 8/3', '8/3 8/2']
     """
     return _generate(position, _check_dice(dice))[0]
 
@@ -337,13 +383,239 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
 def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], int]:
     """The legal plays and the pips of the dice each uses (gnubg keeps only the plays
     that use the most dice and then the most pips: that is the higher-die rule)."""
-    first, second = dice
+    high, low = dice
+    if high < low:
+        high, low = low, high
+    mover = position.mover
+    opponent = position.opponent
+    # Most positions need no bearing off this turn: a checker comes in from the bar,
+    # or enough checkers are outside home that none can be borne off. There no move
+    # changes which points are open, and the plays can be listed directly, without
+    # trying every order of the dice.
+    if mover[24]:
+        if high == low:
+            return _plays_doubles_entering(mover, opponent, high)
+        if mover[24] > 1:
+            return _plays_two_dice_two_on_bar(opponent, high, low)
+        plays = _plays_two_dice_entering(mover, opponent, high, low)
+        if plays:
+            return plays, high + low
+    elif high != low:
+        if sum(mover[6:24]) >= 2:
+            plays = _plays_two_dice_open(mover, opponent, high, low)
+            if plays:
+                return plays, high + low
+    elif sum(mover[6:24]) >= 4:
+        return _plays_doubles_open(mover, opponent, high)
     board, blocks = _lists(position)
-    if first == second:
-        return _plays_doubles(board, blocks, first)
-    if first < second:
-        first, second = second, first
-    return _plays_two_dice(board, blocks, first, second)
+    if high == low:
+        return _plays_doubles(board, blocks, high)
+    return _plays_two_dice(board, blocks, high, low)
+
+
+def _plays_two_dice_two_on_bar(
+    opponent: tuple[int, ...], high: int, low: int
+) -> tuple[list[Play], int]:
+    """Two or more checkers on the bar: each die enters one, if its point is open."""
+    enter_high = opponent[high - 1] < 2
+    enter_low = opponent[low - 1] < 2
+    if enter_high and enter_low:
+        return [(_BY_DIE[low][BAR], _BY_DIE[high][BAR])], high + low
+    if enter_high:
+        return [(_BY_DIE[high][BAR],)], high
+    if enter_low:
+        return [(_BY_DIE[low][BAR],)], low
+    return [], 0
+
+
+def _plays_two_dice_entering(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play]:
+    """The plays that use both dice with one checker on the bar and no bearing off:
+    it enters with one die and the other die moves any checker (it too). As in
+    :func:`_plays_two_dice_open`, the entering checker going on is counted once."""
+    moves_high = _BY_DIE[high]
+    moves_low = _BY_DIE[low]
+    plays: list[Play] = []
+    if opponent[high - 1] < 2:
+        entry = BAR - high
+        enter = moves_high[BAR]
+        for start in range(24, low, -1):
+            if mover[start - 1] and start != entry and opponent[24 - start + low] < 2:
+                plays.append((enter, moves_low[start]))
+    if opponent[low - 1] < 2:
+        entry = BAR - low
+        enter = moves_low[BAR]
+        for start in range(24, high, -1):
+            if mover[start - 1] and start != entry and opponent[24 - start + high] < 2:
+                plays.append((enter, moves_high[start]))
+    _add_one_checker_plays(plays, BAR, opponent, high, low)
+    return plays
+
+
+def _add_one_checker_plays(
+    plays: list[Play], start: int, opponent: tuple[int, ...], high: int, low: int
+) -> None:
+    """Add the plays of one checker from ``start`` taking both dice (no bearing off):
+    through the point after the high die or after the low one; the two ways differ
+    only if a blot is hit on the way."""
+    if opponent[24 - start + high + low] > 1:
+        return
+    via_high = opponent[24 - start + high]
+    via_low = opponent[24 - start + low]
+    moves_high = _BY_DIE[high]
+    moves_low = _BY_DIE[low]
+    if via_high < 2:
+        plays.append((moves_high[start], moves_low[start - high]))
+        if via_low == 1 or (via_low == 0 and via_high == 1):
+            plays.append((moves_low[start], moves_high[start - low]))
+    elif via_low < 2:
+        plays.append((moves_low[start], moves_high[start - low]))
+
+
+def _plays_two_dice_open(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play]:
+    """The plays that use both dice, when nothing is on the bar and nothing can be
+    borne off. Then no move changes which points are open (a hit only takes a blot),
+    so the plays are: two different moves, one a die, each from the points open for
+    its die; or one checker taking both dice through either intermediate point.
+
+    Two moves where one lands where the other starts reach the same position as one
+    checker taking both dice, so they are left to the second kind; every other pair
+    reaches a position of its own."""
+    # opponent[24 - p] is the opponent's count on our point p.
+    occupied = list(compress(_POINTS_DOWN, mover[23::-1]))
+    with_high = [p for p in occupied if p > high and opponent[24 - p + high] < 2]
+    with_low = [p for p in occupied if p > low and opponent[24 - p + low] < 2]
+    moves_high = _BY_DIE[high]
+    moves_low = _BY_DIE[low]
+    plays: list[Play] = []
+    for start in with_high:
+        move = moves_high[start]
+        above = start + low  # a low move from there would end where this one starts
+        end = start - high  # a low move from there would start where this one ends
+        plays += [(moves_low[s], move) for s in with_low if s > start and s != above]
+        plays += [(move, moves_low[s]) for s in with_low if s < start and s != end]
+        if mover[start - 1] > 1 and start in with_low:
+            plays.append((moves_low[start], move))
+    total = high + low
+    for start in occupied:
+        if start > total:
+            _add_one_checker_plays(plays, start, opponent, high, low)
+    return plays
+
+
+def _plays_doubles_entering(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """The plays of a double with checkers on the bar: they enter first, as many as
+    can; the moves left (if all entered) go on as in an open position. (A checker that
+    enters cannot reach home before the fourth move, so nothing is borne off.)"""
+    if opponent[die - 1] > 1:
+        return [], 0
+    waiting = mover[24]
+    enter = _BY_DIE[die][BAR]
+    if waiting >= 4:
+        return [(enter,) * 4], 4 * die
+    board = [0, *mover]
+    board[BAR] = 0
+    board[BAR - die] += waiting
+    open_from = [p for p in range(24, die, -1) if opponent[24 - p + die] < 2]
+    found: list[list[tuple[CheckerMove, ...]]] = [[], [], [], []]
+    _walk_double(board, open_from, _BY_DIE[die], die, 0, 4 - waiting, (), found)
+    for used in range(4 - waiting, -1, -1):
+        if found[used]:
+            prefix = (enter,) * waiting
+            return [prefix + rest for rest in found[used]], (waiting + used) * die
+    raise AssertionError("the empty walk is always found")
+
+
+def _walk_double(
+    board: list[int],
+    open_from: list[int],
+    moves: list[CheckerMove],
+    die: int,
+    first: int,
+    left: int,
+    made: tuple[CheckerMove, ...],
+    found: list[list[tuple[CheckerMove, ...]]],
+) -> None:
+    """Record in ``found[n]`` every way to go on with up to ``left`` more moves of
+    ``die`` from the points ``open_from[first:]`` (non-increasing), stopping where
+    nothing more can move; ``found[n]`` holds those of ``n`` moves."""
+    leaf = True
+    if left:
+        for index in range(first, len(open_from)):
+            start = open_from[index]
+            if board[start]:
+                leaf = False
+                board[start] -= 1
+                board[start - die] += 1
+                _walk_double(
+                    board, open_from, moves, die, index, left - 1, (*made, moves[start]), found
+                )
+                board[start - die] -= 1
+                board[start] += 1
+    if leaf:
+        found[len(made)].append(made)
+
+
+def _plays_doubles_open(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """The plays of a double when nothing is on the bar and nothing can be borne off.
+    The points a checker may move from are then fixed for the whole turn; moves are
+    made from non-increasing points, so each play is made once."""
+    open_from = list(compress(range(24, die, -1), bytes(opponent[die:24]).translate(_OPEN)))
+    board = [0, *mover]
+    moves = _BY_DIE[die]
+    found: list[list[Play]] = [[], [], [], [], []]
+    count = len(open_from)
+    for i in range(count):
+        a = open_from[i]
+        if not board[a]:
+            continue
+        board[a] -= 1
+        board[a - die] += 1
+        move_a = moves[a]
+        leaf = True
+        for j in range(i, count):
+            b = open_from[j]
+            if not board[b]:
+                continue
+            leaf = False
+            board[b] -= 1
+            board[b - die] += 1
+            move_b = moves[b]
+            leaf2 = True
+            for k in range(j, count):
+                c = open_from[k]
+                if not board[c]:
+                    continue
+                leaf2 = False
+                board[c] -= 1
+                board[c - die] += 1
+                move_c = moves[c]
+                fours = [(move_a, move_b, move_c, moves[d]) for d in open_from[k:] if board[d]]
+                if fours:
+                    found[4] += fours
+                elif not found[4]:
+                    found[3].append((move_a, move_b, move_c))
+                board[c - die] -= 1
+                board[c] += 1
+            if leaf2 and not found[4] and not found[3]:
+                found[2].append((move_a, move_b))
+            board[b - die] -= 1
+            board[b] += 1
+        if leaf and not found[4] and not found[3] and not found[2]:
+            found[1].append((move_a,))
+        board[a - die] -= 1
+        board[a] += 1
+    for used in (4, 3, 2, 1):
+        if found[used]:
+            return found[used], used * die
+    return [], 0
 
 
 # -- moves one at a time: click-by-click entry and explanations -----------------------
