@@ -535,7 +535,7 @@ class BackgammonState(State[BackgammonMove]):
             if words in _NO_MOVE_WORDS:
                 move = ()
             else:
-                move = self._canonical(parse_play(node.position, node.dice, text))
+                move = parse_play(node.position, node.dice, text)
         elif (words and words[0].isdigit()) or "/" in words or words.startswith("bar"):
             raise IllegalMoveError(self._not_now("a play"), rule="roll-first")
         else:
@@ -546,22 +546,6 @@ class BackgammonState(State[BackgammonMove]):
         if move not in self.legal_moves():
             raise self.explain_illegal(move)
         return move
-
-    def _canonical(self, play: Play) -> Play:
-        """The legal play that reaches the same position as ``play`` (the order the
-        checkers were moved in does not matter)."""
-        node = self._node
-        assert node.dice is not None
-        if not play:
-            return play
-        try:
-            target = node.position.apply(play)
-        except IllegalMoveError:
-            return play
-        for legal in legal_plays(node.position, node.dice):
-            if node.position.apply(legal) == target:
-                return legal
-        return play
 
     def _not_now(self, what: str) -> str:
         phase = self._node.phase

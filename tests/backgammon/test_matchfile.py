@@ -83,7 +83,7 @@ def play_session(
             elif state.phase is Phase.RESIGNING:
                 move = CubeAction.ACCEPT
             else:
-                move = rng.choice(moves)
+                move = rng.choice(sorted(moves, key=repr))  # not hostage to list order
             state.push(move)
     session.finish()
     return session
@@ -183,9 +183,9 @@ def test_a_match_gnubg_wrote_replays_through_our_rules(gnubg_match: tuple[str, s
 
 
 def test_gnubg_imports_the_match_we_wrote(tmp_path: Path) -> None:
-    session = play_session(5, seed=37)
+    session = play_session(5, seed=23)
     results = session.scores.games
-    assert session.is_over and len(results) == 5
+    assert session.is_over and len(results) == 3
     # This seed's match has all that matters: takes and drops, a gammon, a resignation,
     # the Crawford game and a double after it.
     assert {"double refused", "gammon"} <= {result.reason for result in results}

@@ -523,7 +523,7 @@ def random_game(state: BackgammonState, rng: random.Random) -> None:
         elif state.phase is Phase.DOUBLED:
             state.push(TAKE if rng.random() < 0.8 else DROP)
         else:
-            state.push(rng.choice(state.legal_moves()))
+            state.push(rng.choice(sorted(state.legal_moves(), key=repr)))
 
 
 def test_money_session_totals_follow_the_games() -> None:
@@ -543,7 +543,7 @@ def test_money_session_totals_follow_the_games() -> None:
 
 
 def test_match_session_runs_to_the_end_with_crawford() -> None:
-    rng = random.Random(24)  # this seed reaches a Crawford game, then a post-Crawford one
+    rng = random.Random(22)  # this seed reaches a Crawford game, then a post-Crawford one
     session = BackgammonSession(5)
     crawford_games = 0
     post_crawford_games = 0
