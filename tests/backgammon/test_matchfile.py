@@ -18,9 +18,9 @@ import pytest
 from parlour.backgammon.cube import CubeOptions
 from parlour.backgammon.matchfile import read_mat, write_mat
 from parlour.backgammon.rules import (
+    Action,
     BackgammonSession,
     BackgammonState,
-    CubeAction,
     Phase,
     Resign,
     Throw,
@@ -71,17 +71,17 @@ def play_session(
                 luck = rng.random()
                 if luck < 0.004:
                     move = Resign(rng.randint(1, 3))
-                elif luck < 0.05 and CubeAction.DOUBLE in moves:
-                    move = CubeAction.DOUBLE
+                elif luck < 0.05 and Action.DOUBLE in moves:
+                    move = Action.DOUBLE
                 else:
-                    move = CubeAction.ROLL
+                    move = Action.ROLL
             elif state.phase is Phase.DOUBLED:
-                if CubeAction.BEAVER in moves and rng.random() < 0.3:
-                    move = CubeAction.BEAVER
+                if Action.BEAVER in moves and rng.random() < 0.3:
+                    move = Action.BEAVER
                 else:
-                    move = CubeAction.TAKE if rng.random() < 0.75 else CubeAction.DROP
+                    move = Action.TAKE if rng.random() < 0.75 else Action.DROP
             elif state.phase is Phase.RESIGNING:
-                move = CubeAction.ACCEPT
+                move = Action.ACCEPT
             else:
                 move = rng.choice(sorted(moves, key=repr))  # not hostage to list order
             state.push(move)
@@ -136,7 +136,7 @@ def test_declined_resignations_leave_no_trace() -> None:
     for text in ["31", "8/5 6/5", "resign gammon", "decline", "roll", "64", "24/18 13/9"]:
         game.play(text)
     back = read_mat(write_mat(session, NAMES)).session.games[0]
-    assert back.moves == [m for m in game.moves if m not in (Resign(2), CubeAction.DECLINE)]
+    assert back.moves == [m for m in game.moves if m not in (Resign(2), Action.DECLINE)]
     assert back.to_text() == game.to_text()
 
 
@@ -190,10 +190,10 @@ def test_gnubg_imports_the_match_we_wrote(tmp_path: Path) -> None:
     # the Crawford game and a double after it.
     assert {"double refused", "gammon"} <= {result.reason for result in results}
     assert any(result.reason.startswith("resignation") for result in results)
-    assert any(CubeAction.TAKE in game.moves for game in session.games)
+    assert any(Action.TAKE in game.moves for game in session.games)
     assert any(game.crawford for game in session.games)
     assert any(
-        not game.crawford and 4 in game.score and CubeAction.DOUBLE in game.moves
+        not game.crawford and 4 in game.score and Action.DOUBLE in game.moves
         for game in session.games
     ), "a post-Crawford double"
     (tmp_path / "ours.mat").write_text(write_mat(session, NAMES))

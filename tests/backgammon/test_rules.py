@@ -27,10 +27,10 @@ from parlour.backgammon.notation import (
 )
 from parlour.backgammon.rules import (
     BACKGAMMON,
+    Action,
     BackgammonGame,
     BackgammonSession,
     BackgammonState,
-    CubeAction,
     Phase,
     Resign,
     Throw,
@@ -44,11 +44,11 @@ ROOT = Path(__file__).resolve().parents[2]
 START_ID = "4HPwATDgc/ABMA"
 
 ROLL, DOUBLE, TAKE, DROP, BEAVER = (
-    CubeAction.ROLL,
-    CubeAction.DOUBLE,
-    CubeAction.TAKE,
-    CubeAction.DROP,
-    CubeAction.BEAVER,
+    Action.ROLL,
+    Action.DOUBLE,
+    Action.TAKE,
+    Action.DROP,
+    Action.BEAVER,
 )
 
 
@@ -607,3 +607,31 @@ def test_moves_batch_answers_each_line_and_survives_a_bad_one() -> None:
     assert "error" in records[1] and "plays" not in records[1]
     assert "error" in records[2]
     assert "8/5 6/5" in [play["move"] for play in records[0]["plays"]]
+
+
+@pytest.mark.parametrize(
+    ("setup", "steps", "rule"),
+    [
+        ("start", [CheckerMove(13, 7), CheckerMove(24, 18)], "no-such-die"),
+        ("start", [CheckerMove(13, 9)], "no-such-die"),
+        ("start", [CheckerMove(6, 0)], "bear-off-not-home"),
+        ("start", [CheckerMove(12, 6)], "no-checker"),
+        ("bar", [CheckerMove(6, 1)], "bar-first"),
+    ],
+)
+def test_turn_builder_names_the_rule_a_step_breaks(
+    setup: str, steps: list[CheckerMove], rule: str
+) -> None:
+    if setup == "start":
+        state = BACKGAMMON.new_state()
+        state.play("61")
+    else:
+        state = state_at({25: 1, 6: 14}, {1: 2, 13: 13}, dice=(6, 5))
+    turn = TurnBuilder(state)
+    before = state.to_text()
+    with pytest.raises(IllegalMoveError) as refused:
+        for step in steps:
+            turn.add(step)
+    assert refused.value.rule == rule
+    assert turn.steps == steps[:-1]  # the refused step is not made
+    assert state.to_text() == before
