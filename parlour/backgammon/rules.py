@@ -690,7 +690,7 @@ class BackgammonGame(Game[BackgammonMove]):
             if position.win_kind() or position.swapped().win_kind():
                 raise NotationError("the game is over in this position: a side has borne off all")
             return BackgammonState(self, _Node(position, Side.FIRST, Phase.CUBE))
-        fields = match_id_from_text(parts[1])
+        fields = match_id_from_text(_without_jacoby_bit(parts[1]))
         return _state_from_fields(self, position, fields, throwing)
 
     def list_moves(self, position: str, chance: str | None = None) -> list[tuple[str, str]]:
@@ -699,6 +699,21 @@ class BackgammonGame(Game[BackgammonMove]):
         if chance is None:
             raise NotationError("give the dice as well, e.g. 31 or 66")
         return list_plays(position, chance)
+
+
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _without_jacoby_bit(text: str) -> str:
+    """The Match ID without the 67th bit that GNU Backgammon 1.07 sets when its own
+    Jacoby setting is on (as it is by default, even in match play). Here the Jacoby
+    rule is an option of the game, so the bit is ignored; the position layer's
+    reader would refuse it as a bit past the 66 it knows."""
+    text = text.strip()
+    if len(text) == 12 and text[-1] in _BASE64:
+        last = _BASE64.index(text[-1])  # bits 66 to 71 of the ID; bit 66 is its value 4
+        return text[:-1] + _BASE64[last & ~4]
+    return text
 
 
 def _state_from_fields(

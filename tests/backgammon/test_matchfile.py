@@ -266,3 +266,50 @@ def test_first_column_and_second_column_starts() -> None:
     back = read_mat("\n".join(lines)).session.games[0]
     assert back.moves == game.moves
     assert back.moves[0] == Throw((1, 3))  # the second player threw the higher die
+
+
+def gnubg_ids_after_import(text: str, where: Path) -> str:
+    """The ``PositionID:MatchID`` GNU Backgammon shows after importing ``text``."""
+    (where / "partial.mat").write_text(text)
+    output = run_gnubg(["import mat partial.mat"], where)
+    position = re.findall(r"Position ID: (\S+)", output)
+    match = re.findall(r"Match ID\s*: (\S+)", output)
+    assert position and match, output[-2000:]
+    return f"{position[-1]}:{match[-1]}"
+
+
+@pytest.mark.parametrize(
+    ("first_game", "moves", "phase"),
+    [
+        # Game 1 ends 0-1; game 2 stops where the next player is about to roll or double.
+        (["31", "8/5 6/5", "double", "drop"], ["52", "13/8 13/11", "roll", "64", "24/18 13/9"],
+         Phase.CUBE),
+        # ... with a double offered (gnubg: the opponent to act, the double pending).
+        (["31", "8/5 6/5", "double", "drop"],
+         ["52", "13/8 13/11", "roll", "64", "24/18 13/9", "double"], Phase.DOUBLED),
+        # ... after the take: the doubler owns no cube, the taker does, the doubler rolls.
+        (["31", "8/5 6/5", "double", "drop"],
+         ["52", "13/8 13/11", "roll", "64", "24/18 13/9", "double", "take"], Phase.THROW),
+        # Game 1 is won 2-0 in a 3-point match: game 2 is the Crawford game.
+        (["31", "8/5 6/5", "double", "take", "64", "24/18 13/9", "resign single", "accept"],
+         ["42", "8/4 6/4", "roll", "11", "6/5(2) 8/7(2)"], Phase.CUBE),
+    ],
+)  # fmt: skip
+def test_our_gnubg_ids_agree_with_gnubg_after_it_imports_the_same_moves(
+    tmp_path: Path, first_game: list[str], moves: list[str], phase: Phase
+) -> None:
+    crawford = "resign single" in first_game
+    session = BackgammonSession(3 if crawford else 5)
+    game = session.new_game()
+    for text in first_game:
+        game.play(text)
+    game = session.new_game()
+    assert game.crawford == crawford
+    for text in moves:
+        game.play(text)
+    assert game.phase is phase
+    theirs = gnubg_ids_after_import(write_mat(session, NAMES), tmp_path)
+    # gnubg has no name for the moment between "roll" and the dice landing: it shows
+    # the player about to roll, which is our text without ":roll".
+    ours = game.to_text().removesuffix(":roll")
+    assert game.game.state_from_text(theirs).to_text() == ours

@@ -635,3 +635,13 @@ def test_turn_builder_names_the_rule_a_step_breaks(
     assert refused.value.rule == rule
     assert turn.steps == steps[:-1]  # the refused step is not made
     assert state.to_text() == before
+
+
+def test_gnubg_jacoby_bit_in_the_match_id_is_read() -> None:
+    # GNU Backgammon 1.07 sets a 67th bit when its Jacoby setting is on (its default),
+    # even in a match: "E" where the ID would end in "A".
+    with_bit = BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAE")
+    assert with_bit.to_text() == "zM7IATDgc+FBIA:UQmgAAAACAAA"
+    assert (with_bit.match_length, with_bit.score, with_bit.cube.value) == (5, (0, 1), 2)
+    with pytest.raises(NotationError):
+        BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAI")  # other bits stay refused
