@@ -313,3 +313,23 @@ def test_our_gnubg_ids_agree_with_gnubg_after_it_imports_the_same_moves(
     # the player about to roll, which is our text without ":roll".
     ours = game.to_text().removesuffix(":roll")
     assert game.game.state_from_text(theirs).to_text() == ours
+
+
+def test_a_double_in_the_crawford_game_is_refused_with_its_line() -> None:
+    text = (
+        " 3 point match\n\n"
+        " Game 1\n alice : 0                      bob : 0\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Drops                       Wins 1 point\n\n"
+        " Game 2\n alice : 0                      bob : 1\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Drops                       Wins 1 point\n\n"
+        " Game 3\n alice : 0                      bob : 2\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+    )
+    with pytest.raises(NotationError) as refused:
+        read_mat(text)
+    assert str(refused.value).startswith("line 15: this is the Crawford game")
+    # Without the last double the file reads, and game 3 is the Crawford game.
+    match = read_mat(text.removesuffix("Doubles => 2\n").rstrip() + "\n")
+    assert [game.crawford for game in match.session.games] == [False, False, True]
