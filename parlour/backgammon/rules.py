@@ -214,6 +214,8 @@ class BackgammonState(State[BackgammonMove]):
         self.crawford = crawford
         self._node = node or _Node(Position.start(), Side.FIRST, Phase.OPENING)
         self._history: list[tuple[BackgammonMove, _Node]] = []
+        self._plays_for: _Node | None = None
+        self._plays: list[BackgammonMove] = []
 
     # -- what the position is ------------------------------------------------------
 
@@ -298,9 +300,12 @@ class BackgammonState(State[BackgammonMove]):
             moves.extend(Resign(level) for level in (SINGLE, GAMMON, BACKGAMMON_WIN))
             return moves
         if phase is Phase.PLAY:
-            assert node.dice is not None
-            plays: list[BackgammonMove] = list(legal_plays(node.position, node.dice))
-            return plays or [()]
+            # Kept for the node: push() asks again right after a caller has asked.
+            if self._plays_for is not node:
+                assert node.dice is not None
+                self._plays = list(legal_plays(node.position, node.dice)) or [()]
+                self._plays_for = node
+            return list(self._plays)
         if phase is Phase.DOUBLED:
             answers: list[BackgammonMove] = [Action.TAKE, Action.DROP]
             if self._beavers() and node.cube.value * 4 <= self.options.cube_limit:
