@@ -68,16 +68,14 @@ def point_name(point: int) -> str:
 
 # One shared CheckerMove per (start, end), indexed by start * 32 + end, so that the move
 # generator builds plays from ready-made values instead of constructing new ones.
-_MOVES: list[CheckerMove | None] = [None] * (32 * 26)
+_MOVES: list[CheckerMove] = [CheckerMove(1, 0)] * (32 * 26)  # placeholders never used
 for _start in range(1, 26):
     for _end in range(_start):
         _MOVES[_start << 5 | _end] = CheckerMove(_start, _end)
 
 
 def _move(code: int) -> CheckerMove:
-    move = _MOVES[code]
-    assert move is not None
-    return move
+    return _MOVES[code]
 
 
 _START_COUNTS = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -129,7 +127,13 @@ class Position:
         opponent = list(self.opponent)
         for move in play:
             start, end = move.start, move.end
-            if not 0 <= end < start <= BAR or not mover[start - 1]:
+            if not 0 <= end < start <= BAR:
+                raise IllegalMoveError(
+                    f"{start}/{end} is not a move: checkers go from a point (or the bar) "
+                    "to a lower point (or off)",
+                    rule="direction",
+                )
+            if not mover[start - 1]:
                 raise IllegalMoveError(
                     f"there is no checker of yours on {point_name(start)} to move {move}",
                     rule="no-checker",
@@ -201,10 +205,10 @@ _FIELD = [1 << (4 * point) for point in range(26)]
 _HIT = [1 << (104 + point) for point in range(26)]
 
 
-#: _BY_DIE[die][start]: the move of ``die`` pips from ``start``, for starts above the die.
+#: _BY_DIE[die][start]: the move of ``die`` pips from ``start``: off the board when the
+#: die is as high as the point or higher (``_BY_DIE[die][0]`` is a placeholder).
 _BY_DIE: list[list[CheckerMove]] = [
-    [CheckerMove(start, start - die) if start > die else CheckerMove(1, 0) for start in range(26)]
-    for die in range(7)
+    [CheckerMove(max(start, 1), max(start - die, 0)) for start in range(26)] for die in range(7)
 ]
 
 
@@ -361,23 +365,34 @@ def _plays_doubles(board: list[int], blocks: list[int], die: int) -> tuple[list[
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    if len(dice) != 2:
-        raise NotationError(f"a roll is two dice, not {len(dice)}")
-    first, second = dice
+    """The two dice, or :class:`NotationError` saying what is wrong with them."""
+    try:
+        first, second = dice
+    except (TypeError, ValueError):
+        raise NotationError(f"a roll is two dice, not {dice!r}") from None
     for die in (first, second):
-        if not isinstance(die, int) or not 1 <= die <= 6:
+        if type(die) is not int or not 1 <= die <= 6:
             raise NotationError(f"a die shows 1 to 6, not {die!r}")
     return first, second
 
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """Every distinct legal play of ``dice`` (plays reaching the same position count
-    once), each highest start first; ``[]`` when nothing can be played.
+    once), each with its moves highest start first; ``[]`` when nothing can be played.
+    The list's order is fixed for a given position and roll but otherwise unspecified
+    (it follows the generator); sort it where an order matters.
 
     >>> sorted(" ".join(map(str, play)) for play in legal_plays(Position.start(), (6, 5)))
     ['13/7 7/2', '13/7 8/3', '13/8 13/7', '24/18 13/8', '24/18 18/13', '24/18 8/3', '8/3 8/2']
     """
-    return _generate(position, _check_dice(dice))[0]
+    try:
+        high, low = dice
+    except (TypeError, ValueError):
+        high = low = 0
+    # Checked here rather than in _check_dice: this is the engine's hot path.
+    if type(high) is not int or type(low) is not int or not (0 < high < 7 and 0 < low < 7):
+        _check_dice(dice)
+    return _generate(position, (high, low))[0]
 
 
 def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], int]:
@@ -400,17 +415,237 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
         plays = _plays_two_dice_entering(mover, opponent, high, low)
         if plays:
             return plays, high + low
-    elif high != low:
-        if sum(mover[6:24]) >= 2:
-            plays = _plays_two_dice_open(mover, opponent, high, low)
-            if plays:
-                return plays, high + low
-    elif sum(mover[6:24]) >= 4:
-        return _plays_doubles_open(mover, opponent, high)
+    else:
+        outside = sum(mover[6:24])
+        if not outside:
+            if high == low:
+                return _plays_doubles_home(mover, opponent, high)
+            exact = _plays_two_dice_home_exact(mover, opponent, high, low)
+            if exact is not None:
+                return exact, high + low
+            return _plays_two_dice_home(mover, opponent, high, low)
+        if high != low:
+            if outside >= 2:
+                plays = _plays_two_dice_open(mover, opponent, high, low)
+                if plays:
+                    return plays, high + low
+        elif outside >= 4:
+            return _plays_doubles_open(mover, opponent, high)
     board, blocks = _lists(position)
     if high == low:
         return _plays_doubles(board, blocks, high)
     return _plays_two_dice(board, blocks, high, low)
+
+
+# -- all checkers home: the bear-off ----------------------------------------------------
+#
+# With every checker in the home board, what one die can do depends only on which home
+# points are occupied (six bits), which of points 1 to 5 are closed (five bits) and the
+# die. Those answers are computed once each, on first need, into _HOME_OPTIONS.
+
+_HOME_OPTIONS: list[tuple[tuple[int, int], ...] | None] = [None] * (7 << 11)
+#: Maps each count to 1 if it is not zero.
+_NONZERO = bytes([0] + [1] * 255)
+#: The occupied-points bits of six 0/1 bytes (points 1 to 6).
+_OCCUPIED_HOME = {bytes((bits >> point) & 1 for point in range(6)): bits for bits in range(64)}
+
+
+def _home_options(die: int, occupied: int, closed: int) -> tuple[tuple[int, int], ...]:
+    """The moves (start, end) of ``die`` with all checkers home, highest start first:
+    ``occupied`` has bit p-1 for each occupied point p, ``closed`` bit q-1 for each
+    point q held by two or more opposing checkers."""
+    key = die << 11 | occupied << 5 | closed
+    options = _HOME_OPTIONS[key]
+    if options is None:
+        highest = occupied.bit_length()
+        found = []
+        for point in range(highest, 0, -1):
+            if occupied >> (point - 1) & 1:
+                if point > die:
+                    if not closed >> (point - die - 1) & 1:
+                        found.append((point, point - die))
+                elif point in (die, highest):
+                    found.append((point, 0))
+        options = _HOME_OPTIONS[key] = tuple(found)
+    return options
+
+
+def _home_masks(mover: tuple[int, ...], opponent: tuple[int, ...]) -> tuple[int, int, list[bool]]:
+    """The occupied-points bits, the closed-points bits and where blots stand, for a
+    mover with every checker home."""
+    occupied = _OCCUPIED_HOME[bytes(mover[:6]).translate(_NONZERO)]
+    closed = 0
+    blots = [False] * 7
+    if any(opponent[19:24]):
+        for point in range(1, 6):
+            count = opponent[24 - point]
+            if count > 1:
+                closed |= 1 << (point - 1)
+            elif count:
+                blots[point] = True
+    return occupied, closed, blots
+
+
+def _plays_two_dice_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> tuple[list[Play], int]:
+    """Every distinct legal play of two different dice with all checkers home."""
+    occupied, closed, blots = _home_masks(mover, opponent)
+    counts = [0, *mover[:6]]
+    both: dict[int, tuple[int, int]] = {}
+    single: dict[int, tuple[int, int]] = {}  # key -> (die, move code)
+    for first, second in ((high, low), (low, high)):
+        for start, end in _home_options(first, occupied, closed):
+            counts[start] -= 1
+            counts[end] += 1
+            after = occupied
+            if not counts[start]:
+                after &= ~(1 << (start - 1))
+            if end:
+                after |= 1 << (end - 1)
+            key = _FIELD[end] - _FIELD[start]
+            hit = blots[end]
+            if hit:
+                key += _HIT[end]
+            code = start << 5 | end
+            nexts = _HOME_OPTIONS[second << 11 | after << 5 | closed]
+            if nexts is None:
+                nexts = _home_options(second, after, closed)
+            if nexts:
+                for start2, end2 in nexts:
+                    key2 = key + _FIELD[end2] - _FIELD[start2]
+                    if blots[end2] and not (hit and end2 == end):
+                        key2 += _HIT[end2]
+                    if key2 not in both:
+                        both[key2] = (code, start2 << 5 | end2)
+            elif not both:
+                known = single.get(key)
+                if known is None or known[0] < first:
+                    single[key] = (first, code)
+            counts[end] -= 1
+            counts[start] += 1
+    if both:
+        plays: list[Play] = []
+        for code1, code2 in both.values():
+            if code1 < code2:
+                code1, code2 = code2, code1
+            plays.append((_move(code1), _move(code2)))
+        return plays, high + low
+    if not single:
+        return [], 0
+    best = max(die for die, _ in single.values())
+    return [(_move(code),) for die, code in single.values() if die == best], best
+
+
+def _plays_two_dice_home_exact(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play] | None:
+    """The plays of two different dice with all checkers home, when neither die can
+    ever exceed the highest occupied point (it is at least the high die even after
+    a checker leaves it): then only exact bear-offs happen, what each die may do
+    from each point never changes, and the plays are listed as in an open position
+    (:func:`_plays_two_dice_open`), the off tray standing for point 0. None when this
+    does not apply, or when both dice cannot be used."""
+    occupied = [p for p in range(6, 0, -1) if mover[p - 1]]
+    if not occupied:
+        return None
+    top = occupied[0]
+    second = top if mover[top - 1] > 1 else (occupied[1] if len(occupied) > 1 else 0)
+    if high > second:
+        return None
+    # opponent[24 - p] is the opponent's count on our point p.
+    with_high = [p for p in occupied if p == high or (p > high and opponent[24 - p + high] < 2)]
+    with_low = [p for p in occupied if p == low or (p > low and opponent[24 - p + low] < 2)]
+    moves_high = _BY_DIE[high]
+    moves_low = _BY_DIE[low]
+    plays: list[Play] = []
+    for start in with_high:
+        move = moves_high[start]
+        above = start + low
+        end = start - high
+        plays += [
+            (moves_low[s], move) if s > start else (move, moves_low[s])
+            for s in with_low
+            if s != above and s != end and s != start
+        ]
+        if mover[start - 1] > 1 and start in with_low:
+            plays.append((moves_low[start], move))
+    total = high + low
+    for start in occupied:
+        if start < total:
+            break
+        if start > total and opponent[24 - start + total] > 1:
+            continue
+        via_high = opponent[24 - start + high]
+        via_low = opponent[24 - start + low]
+        if via_high < 2:
+            plays.append((moves_high[start], moves_low[start - high]))
+            if via_low == 1 or (via_low == 0 and via_high == 1):
+                plays.append((moves_low[start], moves_high[start - low]))
+        elif via_low < 2:
+            plays.append((moves_low[start], moves_high[start - low]))
+    return plays or None
+
+
+def _plays_doubles_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """Every distinct legal play of a double with all checkers home, moves made from
+    non-increasing points (each set of moves once)."""
+    occupied, closed, _ = _home_masks(mover, opponent)
+    counts = [0, *mover[:6]]
+    found: list[list[Play]] = [[], [], [], [], []]
+    fours = found[4]
+    moves = _MOVES
+    table = _HOME_OPTIONS
+    base = die << 11 | closed
+    # The bit a point's count adds to ``occupied`` (none for off, point 0).
+    bit = (0, 1, 2, 4, 8, 16, 32)
+    for a, a_end in _home_options(die, occupied, closed):
+        counts[a] -= 1
+        counts[a_end] += 1
+        occupied_a = (occupied if counts[a] else occupied & ~bit[a]) | bit[a_end]
+        move_a = moves[a << 5 | a_end]
+        leaf = True
+        options = table[base | occupied_a << 5] or _home_options(die, occupied_a, closed)
+        for b, b_end in options:
+            if b > a:
+                continue
+            leaf = False
+            counts[b] -= 1
+            counts[b_end] += 1
+            occupied_b = (occupied_a if counts[b] else occupied_a & ~bit[b]) | bit[b_end]
+            move_b = moves[b << 5 | b_end]
+            leaf2 = True
+            options_b = table[base | occupied_b << 5] or _home_options(die, occupied_b, closed)
+            for c, c_end in options_b:
+                if c > b:
+                    continue
+                leaf2 = False
+                counts[c] -= 1
+                counts[c_end] += 1
+                occupied_c = (occupied_b if counts[c] else occupied_b & ~bit[c]) | bit[c_end]
+                move_c = moves[c << 5 | c_end]
+                options_c = table[base | occupied_c << 5] or _home_options(die, occupied_c, closed)
+                last = [(move_a, move_b, move_c, moves[d << 5 | e]) for d, e in options_c if d <= c]
+                if last:
+                    fours += last
+                elif not fours:
+                    found[3].append((move_a, move_b, move_c))
+                counts[c_end] -= 1
+                counts[c] += 1
+            if leaf2 and not fours and not found[3]:
+                found[2].append((move_a, move_b))
+            counts[b_end] -= 1
+            counts[b] += 1
+        if leaf and not fours and not found[3] and not found[2]:
+            found[1].append((move_a,))
+        counts[a_end] -= 1
+        counts[a] += 1
+    for used in (4, 3, 2, 1):
+        if found[used]:
+            return found[used], used * die
+    return [], 0
 
 
 def _plays_two_dice_two_on_bar(
@@ -495,14 +730,28 @@ def _plays_two_dice_open(
         move = moves_high[start]
         above = start + low  # a low move from there would end where this one starts
         end = start - high  # a low move from there would start where this one ends
-        plays += [(moves_low[s], move) for s in with_low if s > start and s != above]
-        plays += [(move, moves_low[s]) for s in with_low if s < start and s != end]
+        plays += [
+            (moves_low[s], move) if s > start else (move, moves_low[s])
+            for s in with_low
+            if s != above and s != end and s != start
+        ]
         if mover[start - 1] > 1 and start in with_low:
             plays.append((moves_low[start], move))
+    # One checker taking both dice (see _add_one_checker_plays, inlined here for speed).
     total = high + low
     for start in occupied:
-        if start > total:
-            _add_one_checker_plays(plays, start, opponent, high, low)
+        if start <= total:
+            break
+        if opponent[24 - start + total] > 1:
+            continue
+        via_high = opponent[24 - start + high]
+        via_low = opponent[24 - start + low]
+        if via_high < 2:
+            plays.append((moves_high[start], moves_low[start - high]))
+            if via_low == 1 or (via_low == 0 and via_high == 1):
+                plays.append((moves_low[start], moves_high[start - low]))
+        elif via_low < 2:
+            plays.append((moves_low[start], moves_high[start - low]))
     return plays
 
 
@@ -567,10 +816,18 @@ def _plays_doubles_open(
     """The plays of a double when nothing is on the bar and nothing can be borne off.
     The points a checker may move from are then fixed for the whole turn; moves are
     made from non-increasing points, so each play is made once."""
-    open_from = list(compress(range(24, die, -1), bytes(opponent[die:24]).translate(_OPEN)))
+    # The points a checker may move from: its landing point is open, and a checker is
+    # there or can arrive there from the point ``die`` higher during the turn.
+    open_from = []
+    usable = [False] * (26 + die)
+    for point in range(24, die, -1):
+        if opponent[24 - point + die] < 2 and (mover[point - 1] or usable[point + die]):
+            usable[point] = True
+            open_from.append(point)
     board = [0, *mover]
     moves = _BY_DIE[die]
     found: list[list[Play]] = [[], [], [], [], []]
+    fours = found[4]
     count = len(open_from)
     for i in range(count):
         a = open_from[i]
@@ -588,23 +845,28 @@ def _plays_doubles_open(
             board[b] -= 1
             board[b - die] += 1
             move_b = moves[b]
-            leaf2 = True
-            for k in range(j, count):
-                c = open_from[k]
-                if not board[c]:
-                    continue
-                leaf2 = False
-                board[c] -= 1
-                board[c - die] += 1
-                move_c = moves[c]
-                fours = [(move_a, move_b, move_c, moves[d]) for d in open_from[k:] if board[d]]
-                if fours:
-                    found[4] += fours
-                elif not found[4]:
-                    found[3].append((move_a, move_b, move_c))
-                board[c - die] -= 1
-                board[c] += 1
-            if leaf2 and not found[4] and not found[3]:
+            # The last two moves: a checker from c, then one from c or below it (c
+            # itself only if it had two), or the one that just arrived from c.
+            ready = [x for x in open_from[j:] if board[x]]
+            leaf2 = not ready
+            fours += [
+                (move_a, move_b, moves[c], moves[d])
+                for index, c in enumerate(ready)
+                for d in (ready[index:] if board[c] > 1 else ready[index + 1 :])
+            ]
+            fours += [
+                (move_a, move_b, moves[c], moves[c - die])
+                for c in ready
+                if usable[c - die] and not board[c - die]
+            ]
+            if not fours:
+                last = len(ready) - 1
+                found[3] += [
+                    (move_a, move_b, moves[c])
+                    for index, c in enumerate(ready)
+                    if index == last and board[c] == 1 and not usable[c - die]
+                ]
+            if leaf2 and not fours and not found[3]:
                 found[2].append((move_a, move_b))
             board[b - die] -= 1
             board[b] += 1

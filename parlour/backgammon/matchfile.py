@@ -47,9 +47,9 @@ from dataclasses import dataclass
 from parlour.backgammon.board import CheckerMove, Play, Position
 from parlour.backgammon.cube import CubeOptions
 from parlour.backgammon.rules import (
+    Action,
     BackgammonSession,
     BackgammonState,
-    CubeAction,
     Phase,
     Resign,
     Throw,
@@ -101,16 +101,16 @@ def game_entries(game: BackgammonState) -> list[tuple[Side, str]]:
             dice = replay.dice
             assert dice is not None
             entries.append((replay.mover, _play_text(dice, replay.position, move)))
-        elif move is CubeAction.DOUBLE:
+        elif move is Action.DOUBLE:
             entries.append((replay.mover, f" Doubles => {replay.cube.value * 2}"))
-        elif move is CubeAction.BEAVER:
+        elif move is Action.BEAVER:
             entries.append((replay.mover.other, f" Beavers => {replay.cube.value * 4}"))
-        elif move is CubeAction.TAKE:
+        elif move is Action.TAKE:
             # A beaver taken is not written: gnubg and Jellyfish take beavers silently.
             if replay.phase is not Phase.BEAVERED:
                 assert isinstance(actor, Side)
                 entries.append((actor, " Takes"))
-        elif move is CubeAction.DROP:
+        elif move is Action.DROP:
             assert isinstance(actor, Side)
             entries.append((actor, " Drops"))
         replay.push(move)
@@ -369,7 +369,7 @@ def _apply(state: BackgammonState, entry: _Entry) -> None:
             return
         raise _error(entry.line, "the game is already over")
     if state.phase is Phase.BEAVERED and entry.kind not in ("take", "drop"):
-        state.push(CubeAction.TAKE)  # a beaver taken is not written
+        state.push(Action.TAKE)  # a beaver taken is not written
     if entry.kind == "roll":
         if state.phase is Phase.OPENING:
             first, second = entry.dice
@@ -380,7 +380,7 @@ def _apply(state: BackgammonState, entry: _Entry) -> None:
             state.push(Throw((high, low) if starter is Side.FIRST else (low, high)))
         else:
             if state.phase is Phase.CUBE:
-                state.push(CubeAction.ROLL)
+                state.push(Action.ROLL)
             if state.phase is not Phase.THROW:
                 raise _error(entry.line, f"a roll is not possible here ({state.phase.value})")
             high, low = max(entry.dice), min(entry.dice)
@@ -393,13 +393,13 @@ def _apply(state: BackgammonState, entry: _Entry) -> None:
                 f"a double from a cube of {state.cube.value} is to {state.cube.value * 2}, "
                 f"not {entry.value}",
             )
-        state.push(CubeAction.DOUBLE)
+        state.push(Action.DOUBLE)
     elif entry.kind == "beaver":
-        state.push(CubeAction.BEAVER)
+        state.push(Action.BEAVER)
     elif entry.kind == "take":
-        state.push(CubeAction.TAKE)
+        state.push(Action.TAKE)
     elif entry.kind == "drop":
-        state.push(CubeAction.DROP)
+        state.push(Action.DROP)
     else:
         _resigned(state, entry)
 
@@ -429,10 +429,10 @@ def _resigned(state: BackgammonState, entry: _Entry) -> None:
     for level in (1, 2, 3):
         trial = state.copy()
         trial.push(Resign(level))
-        trial.push(CubeAction.ACCEPT)
+        trial.push(Action.ACCEPT)
         outcome = trial.outcome()
         if outcome is not None and outcome.points == entry.value:
             state.push(Resign(level))
-            state.push(CubeAction.ACCEPT)
+            state.push(Action.ACCEPT)
             return
     raise _error(entry.line, f"{entry.value} points is not a resignation with the cube at {value}")

@@ -99,25 +99,23 @@ def position_from_id(text: str) -> Position:
     if _ALPHABET.index(text[-1]) & 0b1111:
         raise NotationError("the Position ID sets bits past the 80 it may use")
     value = int.from_bytes(base64.b64decode(text + "=="), "little")
-    sides: list[tuple[int, ...]] = []
+    counts = []
     bit = 0
-    for name in ("the player not on roll", "the player on roll"):
-        counts = []
-        for _ in range(25):
-            count = 0
-            while value >> bit & 1:
-                count += 1
-                bit += 1
-                if bit >= 80:
-                    raise NotationError("the Position ID has more checkers than two sides can")
+    for _ in range(50):
+        count = 0
+        while value >> bit & 1:
+            count += 1
             bit += 1
-            counts.append(count)
-        total = sum(counts)
-        if total > CHECKERS:
-            raise NotationError(f"the Position ID gives {name} {total} checkers; a side has 15")
-        sides.append(tuple(counts))
+        bit += 1
+        counts.append(count)
+    if bit > 80:
+        raise NotationError("the Position ID has more checkers than two sides can")
     if value >> bit:
         raise NotationError("the Position ID has checkers after the last point of both sides")
+    sides = (tuple(counts[:25]), tuple(counts[25:]))
+    for name, side in zip(("the player not on roll", "the player on roll"), sides, strict=True):
+        if sum(side) > CHECKERS:
+            raise NotationError(f"the Position ID gives {name} {sum(side)} checkers; a side has 15")
     position = Position(mover=sides[1], opponent=sides[0])
     position.validate()
     return position
@@ -145,6 +143,7 @@ _MATCH_FIELDS = (
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -156,7 +155,9 @@ class MatchId:
     ``turn`` the player who acts next (they differ while a double is offered);
     ``game_state`` 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped; ``resignation``
     0 none offered, else 1 single, 2 gammon, 3 backgammon; ``dice`` None before the
-    roll; ``match_length`` 0 for money play; ``score`` the two players' points.
+    roll; ``match_length`` 0 for money play; ``score`` the two players' points;
+    ``jacoby`` whether the Jacoby rule is in force (gnubg 1.07 writes a 67th bit when
+    it is not, as in match play; IDs of the 66-bit layout leave it clear).
 
     >>> match_id_from_text("QYkqASAAIAAA").score
     (2, 4)
@@ -173,6 +174,7 @@ class MatchId:
     dice: tuple[int, int] | None = None
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = True
 
 
 def match_id(fields: MatchId) -> str:
@@ -214,6 +216,7 @@ def match_id(fields: MatchId) -> str:
         "match_length": fields.match_length,
         "score0": fields.score[0],
         "score1": fields.score[1],
+        "no_jacoby": int(not fields.jacoby),
     }
     value = 0
     bit = 0
@@ -250,7 +253,7 @@ def match_id_from_text(text: str) -> MatchId:
         fields[name] = value >> bit & ((1 << width) - 1)
         bit += width
     if value >> bit:
-        raise NotationError("the Match ID sets bits past the 66 it uses")
+        raise NotationError("the Match ID sets bits past the 67 it uses")
     if fields["cube_owner"] == 2:
         raise NotationError("the Match ID's cube owner is 2; it must be 0, 1 or 3 (centred)")
     if fields["game_state"] > DROPPED:
@@ -273,6 +276,7 @@ def match_id_from_text(text: str) -> MatchId:
         dice=None if dice == (0, 0) else dice,
         match_length=length,
         score=(fields["score0"], fields["score1"]),
+        jacoby=not fields["no_jacoby"],
     )
 
 
@@ -447,14 +451,17 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     by_result = {position.apply(play): play for play in plays}
     first_error: IllegalMoveError | None = None
     made: list[tuple[CheckerMove, ...]] = []
-    orders = sorted(set(itertools.permutations(hops)), reverse=True)
-    for order in orders:
-        for sequence, error in _realise(position, _dice_pool(dice), list(order)):
-            if sequence is None:
-                if first_error is None and error is not None:
-                    first_error = error
-                continue
-            made.append(sequence)
+    pool = _dice_pool(dice)
+    if plays and len(hops) > len(pool):
+        raise IllegalMoveError(
+            f"{text.strip()!r} makes {len(hops)} moves; this roll gives {len(pool)}",
+            rule="no-dice-left",
+        )
+    errors: list[tuple[IllegalMoveError, int]] = []
+    paths = tuple(sorted(hops, reverse=True))
+    _realise(position, pool, paths, (), made, errors, set())
+    if errors:
+        first_error = min(errors, key=_error_order)[0]
     found: list[tuple[int, Play]] = []
     for sequence in made:
         result = position.apply(sequence)
@@ -465,8 +472,37 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
         return min(found, key=lambda pair: pair[0])[1]
     if made:
         raise explain_illegal_play(position, dice, made[0])
-    assert first_error is not None
+    if first_error is None:  # pragma: no cover - every failed attempt records its error
+        first_error = IllegalMoveError("this play is not legal with this roll", rule="illegal")
     raise first_error
+
+
+def _error_order(failure: tuple[IllegalMoveError, int]) -> tuple[bool, int, int]:
+    """Which of the ways a play failed to name: a broken rule of moving before a
+    die that does not fit, then the attempt that got furthest, then the rule that
+    explains most."""
+    error, depth = failure
+    rank = _RULE_RANK.get(error.rule, len(_RULE_RANK))
+    return error.rule in ("no-dice-left", "no-such-die"), -depth, rank
+
+
+#: When a play fails in several ways, the rule named is the first of these that applies:
+#: the ones that explain most come first.
+_RULE_RANK = {
+    rule: rank
+    for rank, rule in enumerate(
+        (
+            "bar-first",
+            "closed-point",
+            "bear-off-not-home",
+            "higher-point-first",
+            "direction",
+            "no-checker",
+            "no-dice-left",
+            "no-such-die",
+        )
+    )
+}
 
 
 def _dice_pool(dice: tuple[int, int]) -> tuple[int, ...]:
@@ -481,44 +517,69 @@ def _hit_points(position: Position, sequence: Sequence[CheckerMove]) -> set[int]
 
 
 def _realise(
-    position: Position, remaining: tuple[int, ...], hops: list[tuple[int, int]]
-) -> list[tuple[tuple[CheckerMove, ...] | None, IllegalMoveError | None]]:
-    """Every way to make ``hops`` in this order with single dice: each as the checker
-    moves, or None with the error of the first move that could not be made."""
-    if not hops:
-        return [((), None)]
-    start, end = hops[0]
-    outcomes: list[tuple[tuple[CheckerMove, ...] | None, IllegalMoveError | None]] = []
-    if end >= start:
-        return [
-            (
-                None,
-                IllegalMoveError(
-                    f"{point_name(start)}/{point_name(end)} goes backwards: checkers move "
-                    "toward your home board, to lower points",
-                    rule="direction",
-                ),
+    position: Position,
+    remaining: tuple[int, ...],
+    paths: tuple[tuple[int, int], ...],
+    done: tuple[CheckerMove, ...],
+    made: list[tuple[CheckerMove, ...]],
+    errors: list[tuple[IllegalMoveError, int]],
+    seen: set[tuple[Position, tuple[int, ...], tuple[tuple[int, int], ...]]],
+) -> None:
+    """Find every way to make the ``paths`` (each a checker's start and end, possibly
+    several dice long) with single dice, their moves interleaved in any order (two
+    checkers on the bar both enter before either goes on). Complete ways go to
+    ``made``; the error of each move that could not be made goes to ``errors``, with
+    the number of moves made before it."""
+    if not paths:
+        made.append(done)
+        return
+    state = (position, remaining, paths)
+    if state in seen:
+        return
+    seen.add(state)
+    for index, (start, end) in enumerate(paths):
+        if index and paths[index - 1] == (start, end):
+            continue  # the same path twice: moving either is the same
+        if end >= start:
+            errors.append(
+                (
+                    IllegalMoveError(
+                        f"{point_name(start)}/{point_name(end)} goes backwards: checkers move "
+                        "toward your home board, to lower points",
+                        rule="direction",
+                    ),
+                    len(done),
+                )
             )
-        ]
-    tried = False
-    for die in sorted(set(remaining), reverse=True):
-        land = start - die if start > die else OFF
-        if land < end or (land == OFF and end != OFF):
             continue
-        tried = True
-        move = CheckerMove(start, land)
-        if move not in _single_moves(position, die):
-            outcomes.append((None, _explain_move(position, remaining, move)))
-            continue
-        after = position.apply((move,))
-        left = list(remaining)
-        left.remove(die)
-        rest = [(land, end), *hops[1:]] if land != end else hops[1:]
-        for sequence, error in _realise(after, tuple(left), rest):
-            outcomes.append((None if sequence is None else (move, *sequence), error))
-    if not tried:
-        outcomes.append((None, _explain_move(position, remaining, CheckerMove(start, end))))
-    return outcomes
+        tried = False
+        for die in sorted(set(remaining), reverse=True):
+            land = start - die if start > die else OFF
+            if land < end or (land == OFF and end != OFF):
+                continue
+            tried = True
+            move = CheckerMove(start, land)
+            if move not in _single_moves(position, die):
+                errors.append((_explain_move(position, remaining, move), len(done)))
+                continue
+            left = list(remaining)
+            left.remove(die)
+            rest = list(paths)
+            if land == end:
+                del rest[index]
+            else:
+                rest[index] = (land, end)
+            _realise(
+                position.apply((move,)),
+                tuple(left),
+                tuple(sorted(rest, reverse=True)),
+                (*done, move),
+                made,
+                errors,
+                seen,
+            )
+        if not tried:
+            errors.append((_explain_move(position, remaining, CheckerMove(start, end)), len(done)))
 
 
 def list_plays(position_id_text: str, dice_text: str) -> list[tuple[str, str]]:

@@ -34,7 +34,7 @@ them apart (``4HPwATDgc/ABMA:cAkAAAAAAAAA:roll``).
 >>> for text in ["31", "8/5 6/5", "roll", "64", "24/18 13/9"]:
 ...     _ = state.play(text)
 >>> state.turn, state.legal_moves()[:2]
-(<Side.FIRST: 0>, [<CubeAction.ROLL: 'roll'>, <CubeAction.DOUBLE: 'double'>])
+(<Side.FIRST: 0>, [<Action.ROLL: 'roll'>, <Action.DOUBLE: 'double'>])
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class CubeAction(enum.Enum):
+class Action(enum.Enum):
     """The moves that are words: the cube, the roll, and answers to a resignation."""
 
     ROLL = "roll"
@@ -133,7 +133,7 @@ class Resign:
 
 #: Every protocol move of backgammon. A play is a tuple of checker moves; the empty
 #: tuple is the play of a player who cannot move.
-BackgammonMove = Throw | CubeAction | Resign | Play
+BackgammonMove = Throw | Action | Resign | Play
 
 #: How a finished game ended, kept in the node so the outcome can be named.
 _BORNE_OFF = "borne off"
@@ -143,16 +143,16 @@ _RESIGNED = "resigned"
 
 _RESIGN_WORDS = {"single": 1, "gammon": 2, "backgammon": 3, "1": 1, "2": 2, "3": 3}
 _ACTION_WORDS = {
-    "roll": CubeAction.ROLL,
-    "double": CubeAction.DOUBLE,
-    "redouble": CubeAction.DOUBLE,
-    "take": CubeAction.TAKE,
-    "drop": CubeAction.DROP,
-    "pass": CubeAction.DROP,
-    "beaver": CubeAction.BEAVER,
-    "accept": CubeAction.ACCEPT,
-    "decline": CubeAction.DECLINE,
-    "reject": CubeAction.DECLINE,
+    "roll": Action.ROLL,
+    "double": Action.DOUBLE,
+    "redouble": Action.DOUBLE,
+    "take": Action.TAKE,
+    "drop": Action.DROP,
+    "pass": Action.DROP,
+    "beaver": Action.BEAVER,
+    "accept": Action.ACCEPT,
+    "decline": Action.DECLINE,
+    "reject": Action.DECLINE,
 }
 _NO_MOVE_WORDS = ("no move", "cannot move", "")
 NO_MOVE_TEXT = "no move"
@@ -214,6 +214,8 @@ class BackgammonState(State[BackgammonMove]):
         self.crawford = crawford
         self._node = node or _Node(Position.start(), Side.FIRST, Phase.OPENING)
         self._history: list[tuple[BackgammonMove, _Node]] = []
+        self._plays_for: _Node | None = None
+        self._plays: list[BackgammonMove] = []
 
     # -- what the position is ------------------------------------------------------
 
@@ -292,24 +294,27 @@ class BackgammonState(State[BackgammonMove]):
         if phase in (Phase.OPENING, Phase.THROW):
             return [move for move, _ in self.chance_outcomes()]
         if phase is Phase.CUBE:
-            moves: list[BackgammonMove] = [CubeAction.ROLL]
+            moves: list[BackgammonMove] = [Action.ROLL]
             if self.double_refusal(node.mover) is None:
-                moves.append(CubeAction.DOUBLE)
+                moves.append(Action.DOUBLE)
             moves.extend(Resign(level) for level in (SINGLE, GAMMON, BACKGAMMON_WIN))
             return moves
         if phase is Phase.PLAY:
-            assert node.dice is not None
-            plays: list[BackgammonMove] = list(legal_plays(node.position, node.dice))
-            return plays or [()]
+            # Kept for the node: push() asks again right after a caller has asked.
+            if self._plays_for is not node:
+                assert node.dice is not None
+                self._plays = list(legal_plays(node.position, node.dice)) or [()]
+                self._plays_for = node
+            return list(self._plays)
         if phase is Phase.DOUBLED:
-            answers: list[BackgammonMove] = [CubeAction.TAKE, CubeAction.DROP]
+            answers: list[BackgammonMove] = [Action.TAKE, Action.DROP]
             if self._beavers() and node.cube.value * 4 <= self.options.cube_limit:
-                answers.append(CubeAction.BEAVER)
+                answers.append(Action.BEAVER)
             return answers
         if phase is Phase.BEAVERED:
-            return [CubeAction.TAKE, CubeAction.DROP]
+            return [Action.TAKE, Action.DROP]
         if phase is Phase.RESIGNING:
-            return [CubeAction.ACCEPT, CubeAction.DECLINE]
+            return [Action.ACCEPT, Action.DECLINE]
         return []
 
     def push_unchecked(self, move: BackgammonMove) -> None:
@@ -339,26 +344,26 @@ class BackgammonState(State[BackgammonMove]):
             return replace(node, phase=Phase.PLAY, dice=move.dice)
         if isinstance(move, Resign):
             return replace(node, phase=Phase.RESIGNING, resignation=move.level)
-        if isinstance(move, CubeAction):
-            if move is CubeAction.ROLL:
+        if isinstance(move, Action):
+            if move is Action.ROLL:
                 return replace(node, phase=Phase.THROW)
-            if move is CubeAction.DOUBLE:
+            if move is Action.DOUBLE:
                 return replace(node, phase=Phase.DOUBLED)
-            if move is CubeAction.BEAVER:
+            if move is Action.BEAVER:
                 # The beaverer takes at twice the stake and at once offers to double again.
                 return replace(
                     node, phase=Phase.BEAVERED, cube=Cube(node.cube.value * 2, node.mover.other)
                 )
-            if move is CubeAction.TAKE:
+            if move is Action.TAKE:
                 if phase is Phase.BEAVERED:
                     return replace(
                         node, phase=Phase.THROW, cube=Cube(node.cube.value * 2, node.mover.other)
                     )
                 return replace(node, phase=Phase.THROW, cube=node.cube.doubled_by(node.mover))
-            if move is CubeAction.DROP:
+            if move is Action.DROP:
                 ending = _BEAVER_DROPPED if phase is Phase.BEAVERED else _DROPPED
                 return replace(node, phase=Phase.OVER, ending=ending)
-            if move is CubeAction.ACCEPT:
+            if move is Action.ACCEPT:
                 return replace(node, phase=Phase.OVER, ending=_RESIGNED)
             return replace(node, phase=Phase.CUBE, resignation=0)  # DECLINE
         # A play.
@@ -515,10 +520,10 @@ class BackgammonState(State[BackgammonMove]):
         move: BackgammonMove
         if words in _ACTION_WORDS:
             move = _ACTION_WORDS[words]
-            if node.phase in (Phase.DOUBLED, Phase.BEAVERED) and move is CubeAction.ACCEPT:
-                move = CubeAction.TAKE
-            elif node.phase is Phase.RESIGNING and move is CubeAction.DROP:
-                move = CubeAction.DECLINE
+            if node.phase in (Phase.DOUBLED, Phase.BEAVERED) and move is Action.ACCEPT:
+                move = Action.TAKE
+            elif node.phase is Phase.RESIGNING and move is Action.DROP:
+                move = Action.DECLINE
         elif words.startswith("resign"):
             level = words[len("resign") :].strip() or "single"
             if level not in _RESIGN_WORDS:
@@ -535,7 +540,7 @@ class BackgammonState(State[BackgammonMove]):
             if words in _NO_MOVE_WORDS:
                 move = ()
             else:
-                move = self._canonical(parse_play(node.position, node.dice, text))
+                move = parse_play(node.position, node.dice, text)
         elif (words and words[0].isdigit()) or "/" in words or words.startswith("bar"):
             raise IllegalMoveError(self._not_now("a play"), rule="roll-first")
         else:
@@ -546,22 +551,6 @@ class BackgammonState(State[BackgammonMove]):
         if move not in self.legal_moves():
             raise self.explain_illegal(move)
         return move
-
-    def _canonical(self, play: Play) -> Play:
-        """The legal play that reaches the same position as ``play`` (the order the
-        checkers were moved in does not matter)."""
-        node = self._node
-        assert node.dice is not None
-        if not play:
-            return play
-        try:
-            target = node.position.apply(play)
-        except IllegalMoveError:
-            return play
-        for legal in legal_plays(node.position, node.dice):
-            if node.position.apply(legal) == target:
-                return legal
-        return play
 
     def _not_now(self, what: str) -> str:
         phase = self._node.phase
@@ -596,12 +585,12 @@ class BackgammonState(State[BackgammonMove]):
                 "a resignation is offered at the start of your own turn, before you roll",
                 rule="resign-timing",
             )
-        if move is CubeAction.DOUBLE:
+        if move is Action.DOUBLE:
             turn = self.turn
             side = node.mover if isinstance(turn, Chance) else turn
             error = self.double_refusal(side)
             return error or IllegalMoveError(self._not_now("a double"), rule="double-timing")
-        if move is CubeAction.BEAVER:
+        if move is Action.BEAVER:
             if not self._beavers():
                 why = "beavers are not played here" if self.money else "beavers are for money play"
                 return IllegalMoveError(why, rule="no-beavers")
@@ -612,9 +601,9 @@ class BackgammonState(State[BackgammonMove]):
             if phase is Phase.BEAVERED:
                 return IllegalMoveError("a beaver cannot be beavered back", rule="no-raccoon")
             return IllegalMoveError("there is no double to beaver", rule="no-double")
-        if move in (CubeAction.TAKE, CubeAction.DROP):
+        if move in (Action.TAKE, Action.DROP):
             return IllegalMoveError("no double has been offered", rule="no-double")
-        if move in (CubeAction.ACCEPT, CubeAction.DECLINE):
+        if move in (Action.ACCEPT, Action.DECLINE):
             return IllegalMoveError("no resignation has been offered", rule="no-resignation")
         return IllegalMoveError(self._not_now("rolling"), rule="roll-timing")
 
@@ -706,7 +695,7 @@ class BackgammonGame(Game[BackgammonMove]):
             if position.win_kind() or position.swapped().win_kind():
                 raise NotationError("the game is over in this position: a side has borne off all")
             return BackgammonState(self, _Node(position, Side.FIRST, Phase.CUBE))
-        fields = match_id_from_text(parts[1])
+        fields = match_id_from_text(_without_jacoby_bit(parts[1]))
         return _state_from_fields(self, position, fields, throwing)
 
     def list_moves(self, position: str, chance: str | None = None) -> list[tuple[str, str]]:
@@ -715,6 +704,21 @@ class BackgammonGame(Game[BackgammonMove]):
         if chance is None:
             raise NotationError("give the dice as well, e.g. 31 or 66")
         return list_plays(position, chance)
+
+
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _without_jacoby_bit(text: str) -> str:
+    """The Match ID without the 67th bit that GNU Backgammon 1.07 sets when its own
+    Jacoby setting is on (as it is by default, even in match play). Here the Jacoby
+    rule is an option of the game, so the bit is ignored; the position layer's
+    reader would refuse it as a bit past the 66 it knows."""
+    text = text.strip()
+    if len(text) == 12 and text[-1] in _BASE64:
+        last = _BASE64.index(text[-1])  # bits 66 to 71 of the ID; bit 66 is its value 4
+        return text[:-1] + _BASE64[last & ~4]
+    return text
 
 
 def _state_from_fields(

@@ -8,6 +8,8 @@ setup also exercises reading it back."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import random
 import subprocess
@@ -27,10 +29,10 @@ from parlour.backgammon.notation import (
 )
 from parlour.backgammon.rules import (
     BACKGAMMON,
+    Action,
     BackgammonGame,
     BackgammonSession,
     BackgammonState,
-    CubeAction,
     Phase,
     Resign,
     Throw,
@@ -44,11 +46,11 @@ ROOT = Path(__file__).resolve().parents[2]
 START_ID = "4HPwATDgc/ABMA"
 
 ROLL, DOUBLE, TAKE, DROP, BEAVER = (
-    CubeAction.ROLL,
-    CubeAction.DOUBLE,
-    CubeAction.TAKE,
-    CubeAction.DROP,
-    CubeAction.BEAVER,
+    Action.ROLL,
+    Action.DOUBLE,
+    Action.TAKE,
+    Action.DROP,
+    Action.BEAVER,
 )
 
 
@@ -523,7 +525,7 @@ def random_game(state: BackgammonState, rng: random.Random) -> None:
         elif state.phase is Phase.DOUBLED:
             state.push(TAKE if rng.random() < 0.8 else DROP)
         else:
-            state.push(rng.choice(state.legal_moves()))
+            state.push(rng.choice(sorted(state.legal_moves(), key=repr)))
 
 
 def test_money_session_totals_follow_the_games() -> None:
@@ -543,7 +545,7 @@ def test_money_session_totals_follow_the_games() -> None:
 
 
 def test_match_session_runs_to_the_end_with_crawford() -> None:
-    rng = random.Random(24)  # this seed reaches a Crawford game, then a post-Crawford one
+    rng = random.Random(22)  # this seed reaches a Crawford game, then a post-Crawford one
     session = BackgammonSession(5)
     crawford_games = 0
     post_crawford_games = 0
@@ -607,3 +609,48 @@ def test_moves_batch_answers_each_line_and_survives_a_bad_one() -> None:
     assert "error" in records[1] and "plays" not in records[1]
     assert "error" in records[2]
     assert "8/5 6/5" in [play["move"] for play in records[0]["plays"]]
+
+
+@pytest.mark.parametrize(
+    ("setup", "steps", "rule"),
+    [
+        ("start", [CheckerMove(13, 7), CheckerMove(24, 18)], "no-such-die"),
+        ("start", [CheckerMove(13, 9)], "no-such-die"),
+        ("start", [CheckerMove(6, 0)], "bear-off-not-home"),
+        ("start", [CheckerMove(12, 6)], "no-checker"),
+        ("bar", [CheckerMove(6, 1)], "bar-first"),
+    ],
+)
+def test_turn_builder_names_the_rule_a_step_breaks(
+    setup: str, steps: list[CheckerMove], rule: str
+) -> None:
+    if setup == "start":
+        state = BACKGAMMON.new_state()
+        state.play("61")
+    else:
+        state = state_at({25: 1, 6: 14}, {1: 2, 13: 13}, dice=(6, 5))
+    turn = TurnBuilder(state)
+    before = state.to_text()
+    with pytest.raises(IllegalMoveError) as refused:
+        for step in steps:
+            turn.add(step)
+    assert refused.value.rule == rule
+    assert turn.steps == steps[:-1]  # the refused step is not made
+    assert state.to_text() == before
+
+
+def test_gnubg_jacoby_bit_in_the_match_id_is_read() -> None:
+    # GNU Backgammon 1.07 sets a 67th bit when its Jacoby setting is on (its default),
+    # even in a match: "E" where the ID would end in "A".
+    with_bit = BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAE")
+    assert with_bit.to_text() == "zM7IATDgc+FBIA:UQmgAAAACAAA"
+    assert (with_bit.match_length, with_bit.score, with_bit.cube.value) == (5, (0, 1), 2)
+    with pytest.raises(NotationError):
+        BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAI")  # other bits stay refused
+
+
+@pytest.mark.parametrize("module", ["cube", "rules", "matchfile"])
+def test_the_examples_in_the_docstrings_hold(module: str) -> None:
+    imported = importlib.import_module(f"parlour.backgammon.{module}")
+    failures, tried = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
