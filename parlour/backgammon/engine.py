@@ -36,7 +36,7 @@ from parlour.backgammon.equity import (
     money_equity,
 )
 from parlour.backgammon.network import Array, Network, equity, flip, shipped_network
-from parlour.backgammon.rules import BackgammonMove, BackgammonState, CubeAction, Phase
+from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import State
@@ -84,28 +84,22 @@ class BackgammonEngine(Engine[BackgammonMove]):
             return self._choose_play(state, level, rng)
         if phase is Phase.CUBE:
             # beginners leave the cube alone; everyone else doubles when it is right
-            if (
-                CubeAction.DOUBLE in legal
-                and level >= 3
-                and self.cube_decision(state).should_double
-            ):
-                return CubeAction.DOUBLE
-            return CubeAction.ROLL
+            if Action.DOUBLE in legal and level >= 3 and self.cube_decision(state).should_double:
+                return Action.DOUBLE
+            return Action.ROLL
         if phase is Phase.DOUBLED:
             decision = self.cube_decision(state)
             if not decision.should_take:
-                return CubeAction.DROP
-            if CubeAction.BEAVER in legal and decision.should_beaver:
-                return CubeAction.BEAVER
-            return CubeAction.TAKE
+                return Action.DROP
+            if Action.BEAVER in legal and decision.should_beaver:
+                return Action.BEAVER
+            return Action.TAKE
         if phase is Phase.BEAVERED:
             # the doubler keeps playing at four times the stake if that beats
             # giving up twice the stake
-            return (
-                CubeAction.TAKE if self.cube_decision(state).double_take > -1 else CubeAction.DROP
-            )
+            return Action.TAKE if self.cube_decision(state).double_take > -1 else Action.DROP
         if phase is Phase.RESIGNING:
-            return CubeAction.ACCEPT if self._resignation_is_enough(state) else CubeAction.DECLINE
+            return Action.ACCEPT if self._resignation_is_enough(state) else Action.DECLINE
         raise ParlourError("the dice are to be thrown: that is not the engine's move")
 
     def hint(self, state: State[BackgammonMove]) -> Hint[BackgammonMove]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,8 @@ class Network:
 WEIGHTS = Path(__file__).with_name("weights") / "td.npz"
 
 
+@cache
 def shipped_network() -> Network:
-    """The network trained for Parlour and shipped inside the package."""
+    """The network trained for Parlour and shipped inside the package (loaded once;
+    treat it as read-only)."""
     return Network.load(WEIGHTS)

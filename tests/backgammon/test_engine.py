@@ -21,7 +21,7 @@ from parlour.backgammon.equity import (
 )
 from parlour.backgammon.network import INPUTS, Network, encode, equity, flip, shipped_network
 from parlour.backgammon.notation import position_id
-from parlour.backgammon.rules import BACKGAMMON, CubeAction, Phase
+from parlour.backgammon.rules import BACKGAMMON, Action, Phase
 from parlour.backgammon.train import Trainer, choose_play
 from parlour.core.dice import Dice
 from parlour.core.protocol import CHANCE
@@ -221,10 +221,10 @@ def test_a_hopeless_double_is_dropped() -> None:
     doubler = (1,) + (0,) * 24
     taker = (0,) * 5 + (5,) + (0,) * 19
     state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
-    assert state.phase is Phase.CUBE and CubeAction.DOUBLE in state.legal_moves()
-    assert engine.choose_move(state) == CubeAction.DOUBLE
-    state.push(CubeAction.DOUBLE)
-    assert engine.choose_move(state) == CubeAction.DROP
+    assert state.phase is Phase.CUBE and Action.DOUBLE in state.legal_moves()
+    assert engine.choose_move(state) == Action.DOUBLE
+    state.push(Action.DOUBLE)
+    assert engine.choose_move(state) == Action.DROP
 
 
 def test_too_good_to_double_plays_on_for_the_gammon() -> None:
@@ -235,7 +235,7 @@ def test_too_good_to_double_plays_on_for_the_gammon() -> None:
     state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
     decision = engine.cube_decision(state)
     assert decision.no_double > 1.0, "playing on is worth more than the double's point"
-    assert engine.choose_move(state) == CubeAction.ROLL
+    assert engine.choose_move(state) == Action.ROLL
 
 
 def test_default_level_beats_the_beginner_level() -> None:
@@ -244,3 +244,14 @@ def test_default_level_beats_the_beginner_level() -> None:
         play_out((5, 1), seed, engine) - play_out((1, 5), seed, engine) for seed in range(6)
     )
     assert total > 0
+
+
+def test_the_game_offers_its_engine_and_cube_advice_in_hints() -> None:
+    engine = BACKGAMMON.engine()
+    assert isinstance(engine, BackgammonEngine)
+    doubler = (1,) + (0,) * 24
+    taker = (0,) * 5 + (5,) + (0,) * 19
+    state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
+    hint = engine.hint(state)
+    assert hint.move == Action.DOUBLE and hint.move_text == "double"
+    assert "cube: double, pass" in hint.assessment
