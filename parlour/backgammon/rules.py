@@ -78,6 +78,7 @@ from parlour.backgammon.notation import (
     position_from_id,
     position_id,
 )
+from parlour.core.engine import Engine
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError
 from parlour.core.protocol import CHANCE, Chance, Game, Outcome, Side, State
 
@@ -704,6 +705,11 @@ class BackgammonGame(Game[BackgammonMove]):
         if chance is None:
             raise NotationError("give the dice as well, e.g. 31 or 66")
         return list_plays(position, chance)
+
+    def engine(self) -> Engine[BackgammonMove]:
+        from parlour.backgammon.engine import BackgammonEngine
+
+        return BackgammonEngine()
 
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
