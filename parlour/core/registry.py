@@ -13,7 +13,9 @@ from parlour.core.errors import UnknownGameError
 from parlour.core.protocol import Game
 
 #: Game name -> "module:attribute" of its :class:`Game` instance.
-GAMES: dict[str, str] = {}
+GAMES: dict[str, str] = {
+    "chess": "parlour.chess.rules:CHESS",
+}
 
 #: Games named in the design that have no rules engine yet.
 PLANNED: tuple[str, ...] = ("chess", "checkers", "backgammon")
