@@ -236,7 +236,7 @@ def san(state: ChessState, move: Move) -> str:
     >>> san(state, Move.from_uci("g1f3"))
     'Nf3'
     """
-    legal = state.generate()
+    legal = state.legal()
     m = state.internal(move)
     if m not in legal:
         raise state.explain_illegal(move)
@@ -306,7 +306,7 @@ def parse_san(state: ChessState, text: str) -> Move:
     cleaned = cleaned.rstrip("+#!?")
     if not cleaned:
         raise NotationError(f"{text!r} is not a chess move")
-    legal = state.generate()
+    legal = state.legal()
     castling = cleaned.upper().replace("0", "O")
     if castling in ("O-O", "O-O-O", "OO", "OOO"):
         return _parse_castling(state, legal, kingside=castling.count("O") == 2)

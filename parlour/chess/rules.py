@@ -229,6 +229,9 @@ class ChessState(State[Move]):
         self.hash = 0
         #: One entry per move made: (move, captured piece, castling, ep, halfmove, hash).
         self.stack: list[tuple[InternalMove, int, int, int, int, int]] = []
+        #: The legal moves of the last position asked about by the public methods.
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[InternalMove] = []
 
     # -- setting up ------------------------------------------------------------------
 
@@ -455,6 +458,15 @@ class ChessState(State[Move]):
             return [m for m in moves if m[0] == king_cell or m[1] in block or m[2] == EN_PASSANT]
         return moves
 
+    def legal(self) -> list[InternalMove]:
+        """:meth:`generate`, remembered for the position (the public methods ask for
+        the same moves several times per position: outcome, SAN, parsing)."""
+        key = (self.hash, len(self.stack))
+        if key != self._legal_key:
+            self._legal = self.generate()
+            self._legal_key = key
+        return self._legal
+
     def _castlings(self, moves: list[InternalMove]) -> None:
         b = self.board
         rights = self.castling
@@ -627,7 +639,7 @@ class ChessState(State[Move]):
     def legal_moves(self) -> list[Move]:
         if self.is_over():
             return []
-        return [public_move(m) for m in self.generate()]
+        return [public_move(m) for m in self.legal()]
 
     def push(self, move: Move) -> None:
         """Play ``move`` after checking it; IllegalMoveError names the rule broken."""
@@ -636,7 +648,7 @@ class ChessState(State[Move]):
         if not isinstance(move, Move):
             raise IllegalMoveError(f"{move!r} is not a chess move", rule="not-a-move")
         m = self.internal(move)
-        if m not in self.generate():
+        if m not in self.legal():
             raise self.explain_illegal(move)
         self.make(m)
 
@@ -851,10 +863,10 @@ class ChessState(State[Move]):
         return self.in_check()
 
     def is_checkmate(self) -> bool:
-        return self.in_check() and not self.generate()
+        return self.in_check() and not self.legal()
 
     def is_stalemate(self) -> bool:
-        return not self.in_check() and not self.generate()
+        return not self.in_check() and not self.legal()
 
     def _pieces(self) -> list[int]:
         b = self.board
@@ -932,7 +944,7 @@ class ChessState(State[Move]):
         return self.repetitions() >= count
 
     def rules_outcome(self) -> Outcome | None:
-        if not self.generate():
+        if not self.legal():
             if self.in_check():
                 return Outcome(self.turn.other, "checkmate")
             if self.is_insufficient_material():
@@ -1024,6 +1036,8 @@ class ChessState(State[Move]):
         twin.hash = self.hash
         twin.stack = list(self.stack)
         twin._declared = self._declared
+        twin._legal_key = (-1, -1)
+        twin._legal = []
         return twin
 
     def __repr__(self) -> str:
