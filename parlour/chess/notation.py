@@ -318,7 +318,10 @@ def parse_san(state: ChessState, text: str) -> Move:
     piece = match["piece"]
     # A lower-case b is a pawn's file ("bxc3") unless only a bishop move fits.
     readings: list[int] = []
-    if piece is None:
+    if piece is None and match["from_file"] and match["from_rank"]:
+        # Long algebraic or UCI without a piece letter: the piece on that square.
+        readings = [state.board[CELL[square(match["from_file"] + match["from_rank"])]] & 7 or PAWN]
+    elif piece is None:
         readings = [PAWN]
     elif piece == "b":
         readings = [PAWN, BISHOP]

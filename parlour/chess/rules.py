@@ -813,8 +813,7 @@ class ChessState(State[Move]):
                     rule="castling-rights",
                 )
             return IllegalMoveError(
-                f"the right to castle {wing} has been lost (king or rook moved)",
-                rule="castling-rights",
+                f"no castling {wing}: the king or that rook has moved", rule="castling-rights"
             )
         step = 1 if kingside else -1
         t = fr + step
