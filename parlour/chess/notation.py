@@ -284,6 +284,9 @@ _SAN_RE = re.compile(
     r"^(?P<piece>[NBRQKnrqkb])?(?P<from_file>[a-h])?(?P<from_rank>[1-8])?"
     r"(?P<sep>[x:-])?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
 )
+_COORDINATES_RE = re.compile(
+    r"^(?P<from>[a-h][1-8])[-x:]?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
+)
 _PIECE_KINDS = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
 
 
@@ -310,6 +313,14 @@ def parse_san(state: ChessState, text: str) -> Move:
     castling = cleaned.upper().replace("0", "O")
     if castling in ("O-O", "O-O-O", "OO", "OOO"):
         return _parse_castling(state, legal, kingside=castling.count("O") == 2)
+    coordinates = _COORDINATES_RE.match(cleaned)
+    if coordinates is not None:
+        # UCI or long algebraic without a piece letter: e2e4, e2-e4, e7e8q, e7-e8=Q.
+        promotion_letter = (coordinates["promotion"] or "").lower() or None
+        move = Move(square(coordinates["from"]), square(coordinates["to"]), promotion_letter)
+        if state.internal(move) in legal:
+            return move
+        raise state.explain_illegal(move)
     match = _SAN_RE.match(cleaned)
     if match is None:
         raise NotationError(
@@ -318,10 +329,7 @@ def parse_san(state: ChessState, text: str) -> Move:
     piece = match["piece"]
     # A lower-case b is a pawn's file ("bxc3") unless only a bishop move fits.
     readings: list[int] = []
-    if piece is None and match["from_file"] and match["from_rank"]:
-        # Long algebraic or UCI without a piece letter: the piece on that square.
-        readings = [state.board[CELL[square(match["from_file"] + match["from_rank"])]] & 7 or PAWN]
-    elif piece is None:
+    if piece is None:
         readings = [PAWN]
     elif piece == "b":
         readings = [PAWN, BISHOP]
@@ -539,6 +547,7 @@ _TOKEN_RE = re.compile(
     re.VERBOSE,
 )
 _TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]\s*$')
+_LOOSE_TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>.*)"\s*\]\s*$')
 
 
 def read_pgn(text: str) -> list[PgnGame]:
@@ -558,8 +567,13 @@ def read_pgn(text: str) -> list[PgnGame]:
     open_brace = False
 
     def finish() -> None:
-        if headers or any(line.strip() for line in movetext):
-            games.append(_parse_game(headers, "\n".join(movetext), len(games) + 1))
+        text = "\n".join(movetext)
+        if headers or text.strip():
+            game, rest = _parse_game(headers, text, len(games) + 1)
+            games.append(game)
+            while rest.strip():
+                game, rest = _parse_game({}, rest, len(games) + 1)
+                games.append(game)
 
     for line in text.split("\n"):
         stripped = line.strip()
@@ -570,12 +584,17 @@ def read_pgn(text: str) -> list[PgnGame]:
                 finish()
                 headers, movetext, in_movetext = {}, [], False
             tag = _TAG_RE.match(stripped)
-            if tag is None:
+            if tag is not None:
+                headers[tag["name"]] = re.sub(r"\\(.)", r"\1", tag["value"])
+                continue
+            # Some writers leave quotes inside a value unescaped: take it as it is.
+            loose = _LOOSE_TAG_RE.match(stripped)
+            if loose is None:
                 raise NotationError(
                     f"PGN game {len(games) + 1}: malformed tag {stripped!r}: "
                     'write it as [Name "value"]'
                 )
-            headers[tag["name"]] = re.sub(r"\\(.)", r"\1", tag["value"])
+            headers[loose["name"]] = loose["value"]
             continue
         if stripped:
             in_movetext = True
@@ -590,7 +609,9 @@ def read_pgn(text: str) -> list[PgnGame]:
     return games
 
 
-def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PgnGame:
+def _parse_game(headers: dict[str, str], movetext: str, number: int) -> tuple[PgnGame, str]:
+    """Read one game's moves; return it and the text after its result (a file
+    without tags runs the next game straight after a result)."""
     game = PgnGame(headers={**_DEFAULT_TAGS, **headers})
     where = f"PGN game {number}"
     try:
@@ -603,6 +624,7 @@ def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PgnGame:
     result: str | None = None
     # A comment just after "(" belongs before the variation's first move.
     starting_comment: str | None = None
+    rest = ""
     for token in _TOKEN_RE.finditer(movetext):
         kind = token.lastgroup
         value = token.group()
@@ -637,7 +659,8 @@ def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PgnGame:
             if stack:
                 raise NotationError(f"{where}: the result {value} comes inside a variation")
             result = "1/2-1/2" if value == "½-½" else value
-            continue
+            rest = movetext[token.end() :]
+            break
         if kind == "nag":
             if node is game.root:
                 raise NotationError(f"{where}: annotation {value} before any move")
@@ -670,7 +693,7 @@ def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PgnGame:
     tag_result = game.headers.get("Result", "*")
     if result is not None and (tag_result not in RESULTS or tag_result == "*"):
         game.headers["Result"] = result
-    return game
+    return game, rest
 
 
 def write_pgn(game: PgnGame, *, width: int = 79) -> str:
@@ -731,26 +754,43 @@ def _write_move(
     assert node.move is not None
     if node.starting_comment:
         tokens.append(_comment(node.starting_comment))
+    text = san(state, node.move)
     if state.turn is Side.FIRST:
-        tokens.append(f"{state.fullmove_number}.")
+        text = f"{state.fullmove_number}. {text}"
     elif force_number:
-        tokens.append(f"{state.fullmove_number}...")
-    tokens.append(san(state, node.move))
+        text = f"{state.fullmove_number}... {text}"
+    tokens.append(text)
     tokens.extend(f"${nag}" for nag in node.nags)
     if node.comment:
         tokens.append(_comment(node.comment))
 
 
 def _wrap(tokens: list[str], width: int) -> list[str]:
+    """Lay the tokens out in lines of at most ``width`` characters. A move number
+    stays with its move, "(" with what follows and ")" with what precedes; comments
+    may break between words."""
+    words: list[str] = []
+    glue_next = False
+    for token in tokens:
+        pieces = token.split(" ") if token.startswith("{") else [token]
+        if token.startswith(("1", "2", "3", "4", "5", "6", "7", "8", "9")) and ". " in token:
+            pieces = [token]
+        for piece in pieces:
+            if token == ")" and words:
+                words[-1] += ")"
+            elif glue_next and words:
+                words[-1] += piece
+            else:
+                words.append(piece)
+            glue_next = token == "("
     lines: list[str] = []
     line = ""
-    for token in tokens:
-        for word in token.split(" ") if token.startswith("{") else [token]:
-            if line and len(line) + 1 + len(word) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
     if line:
         lines.append(line)
     return lines

@@ -100,6 +100,7 @@ def compare_position(ours: ChessState, board: chess.Board, where: str) -> None:
             text = ours.move_to_text(move)
             assert text == board.san(oracle_move), f"{where}: {move.uci()}"
             assert parse_san(ours, text) == move, f"{where}: {text}"
+            assert parse_san(ours, move.uci()) == move, f"{where}: {move.uci()}"
         # Claims: only draws that have happened (python-chess's is_repetition(3) and
         # is_fifty_moves, not its can_claim_*, which look one move ahead too).
         claim = ours.claimable_draw()
