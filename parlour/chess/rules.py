@@ -14,11 +14,12 @@ Moves come in two forms:
   path (:meth:`ChessState.perft`, the engine) that makes and unmakes without checks.
 
 >>> state = CHESS.new_state()
->>> state.play("e4"), state.play("e5"), state.play("Qh5"), state.play("Nc6")
-... # doctest: +ELLIPSIS
-(...)
->>> state.play("Bc4"); state.play("Nf6"); state.play("Qxf7#")  # doctest: +ELLIPSIS
-Move...
+>>> for text in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]:
+...     _ = state.play(text)
+>>> state.move_to_text(state.parse_move("h5f7"))
+'Qxf7#'
+>>> state.play("Qxf7")
+Move.from_uci('h5f7')
 >>> state.outcome()
 Outcome(winner=<Side.FIRST: 0>, reason='checkmate', points=1)
 """
@@ -150,6 +151,17 @@ class Move:
     from_square: int
     to_square: int
     promotion: str | None = None
+
+    def __post_init__(self) -> None:
+        if not (
+            isinstance(self.from_square, int)
+            and isinstance(self.to_square, int)
+            and 0 <= self.from_square < 64
+            and 0 <= self.to_square < 64
+        ):
+            raise NotationError("a move's squares are numbers from 0 (a1) to 63 (h8)")
+        if self.promotion is not None and self.promotion not in PROMOTION_KINDS:
+            raise NotationError("a pawn promotes to q, r, b or n")
 
     def uci(self) -> str:
         """The move in UCI long algebraic notation."""
@@ -1016,9 +1028,9 @@ class ChessState(State[Move]):
             lines.append(f"{rank + 1} | {' '.join(row)}")
         lines.append("  +----------------")
         lines.append("    a b c d e f g h")
-        side = "White" if self.color == WHITE else "Black"
-        status = " (check)" if self.in_check() and not self.is_over() else ""
-        lines.append(f"{side} to move{status}")
+        if not self.is_over():
+            side = "White" if self.color == WHITE else "Black"
+            lines.append(f"{side} to move" + (" (check)" if self.in_check() else ""))
         return "\n".join(lines)
 
     def copy(self) -> Self:

@@ -223,3 +223,13 @@ def test_en_passant_that_would_expose_the_king_is_refused_for_that_reason() -> N
         state.play("exd6")
     assert raised.value.rule == "king-in-check"
     assert state.to_text() == before
+
+
+def test_a_move_value_checks_its_fields() -> None:
+    with pytest.raises(NotationError):
+        Move(64, 0)
+    with pytest.raises(NotationError):
+        Move(-1, 0)
+    with pytest.raises(NotationError):
+        Move(square("e7"), square("e8"), "k")
+    assert sorted([Move.from_uci("e2e4"), Move.from_uci("a2a3")])[0].uci() == "a2a3"
