@@ -327,45 +327,31 @@ def parse_san(state: ChessState, text: str) -> Move:
             f"{text!r} is not a chess move: write SAN like Nf3, exd5, O-O, e8=Q or UCI like g1f3"
         )
     piece = match["piece"]
-    # A lower-case b is a pawn's file ("bxc3") unless only a bishop move fits.
-    readings: list[int] = []
-    if piece is None:
-        readings = [PAWN]
-    elif piece == "b":
-        readings = [PAWN, BISHOP]
-    else:
-        readings = [_PIECE_KINDS[piece.upper()]]
-    from_file = match["from_file"]
-    if piece == "b" and from_file is None:
-        from_file_for_pawn: str | None = "b"
-    else:
-        from_file_for_pawn = from_file
+    from_file, from_rank = match["from_file"], match["from_rank"]
     to = CELL[square(match["to"])]
     promotion = match["promotion"]
     promotion_kind = PROMOTION_KINDS[promotion.lower()] if promotion else None
-    for kind in readings:
-        wanted_file = from_file_for_pawn if kind == PAWN else from_file
-        if kind == PAWN and piece == "b" and from_file is not None:
-            continue  # "bc3"-like text cannot be a pawn move
+    # Which piece (and file) the text may mean. A lower-case b is first a pawn's file
+    # ("bxc3", standard SAN), a bishop only when no pawn move fits.
+    readings: list[tuple[int, str | None]]
+    if piece is None:
+        readings = [(PAWN, from_file)]
+    elif piece == "b" and from_file is None:
+        readings = [(PAWN, "b"), (BISHOP, None)]
+    else:
+        readings = [(_PIECE_KINDS[piece.upper()], from_file)]
+    board = state.board
+    for kind, file in readings:
         candidates = [
             m
             for m in legal
             if m[1] == to
-            and state.board[m[0]] & 7 == kind
-            and (wanted_file is None or FILES[FILE_OF[m[0]]] == wanted_file)
-            and (match["from_rank"] is None or str(RANK_OF[m[0]] + 1) == match["from_rank"])
-            and (
-                (m[2] - PROMOTE if m[2] >= PROMOTE else None) == promotion_kind
-                or (promotion_kind is None and m[2] < PROMOTE and kind != PAWN)
-            )
+            and board[m[0]] & 7 == kind
+            and (file is None or FILES[FILE_OF[m[0]]] == file)
+            and (from_rank is None or RANK_OF[m[0]] == int(from_rank) - 1)
+            and (m[2] >= PROMOTE) == (promotion_kind is not None)
+            and (promotion_kind is None or m[2] == PROMOTE + promotion_kind)
         ]
-        if kind == PAWN:
-            candidates = [
-                m
-                for m in candidates
-                if (m[2] >= PROMOTE and m[2] - PROMOTE == promotion_kind)
-                or (m[2] < PROMOTE and promotion_kind is None)
-            ]
         if len(candidates) == 1:
             return public_move(candidates[0])
         if len(candidates) > 1:
@@ -373,7 +359,8 @@ def parse_san(state: ChessState, text: str) -> Move:
             raise IllegalMoveError(
                 f"{text!r} is ambiguous: it could be {options}", rule="ambiguous"
             )
-    raise _why_no_move(state, match, text, legal, readings, to, promotion_kind)
+    kinds = [kind for kind, _ in readings]
+    raise _why_no_move(state, match, kinds, to, promotion_kind)
 
 
 def _parse_castling(state: ChessState, legal: list[InternalMove], *, kingside: bool) -> Move:
@@ -391,8 +378,6 @@ def _parse_castling(state: ChessState, legal: list[InternalMove], *, kingside: b
 def _why_no_move(
     state: ChessState,
     match: re.Match[str],
-    text: str,
-    legal: list[InternalMove],
     readings: list[int],
     to: int,
     promotion_kind: int | None,
@@ -418,7 +403,7 @@ def _why_no_move(
             where = f" on {from_file or ''}{from_rank or ''}"
         kind_name = ("", "pawn", "knight", "bishop", "rook", "queen", "king")[kind]
         return IllegalMoveError(f"{side} has no {kind_name}{where} to move", rule="no-piece")
-    # Prefer the piece that could at least reach the square, for the sharpest reason.
+    # Prefer a piece that could at least make the journey: its reason is the sharper.
     promotion = PIECE_LETTERS[promotion_kind] if promotion_kind else None
     errors = [state.explain_illegal(Move(SQ64[c], SQ64[to], promotion)) for c in owners]
     for error in errors:
