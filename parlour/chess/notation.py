@@ -284,6 +284,7 @@ _SAN_RE = re.compile(
     r"^(?P<piece>[NBRQKnrqkb])?(?P<from_file>[a-h])?(?P<from_rank>[1-8])?"
     r"(?P<sep>[x:-])?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
 )
+_EP_SUFFIX_RE = re.compile(r"\s*e\.?p\.?$")
 _COORDINATES_RE = re.compile(
     r"^(?P<from>[a-h][1-8])[-x:]?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
 )
@@ -304,15 +305,16 @@ def parse_san(state: ChessState, text: str) -> Move:
     """
     if not isinstance(text, str):
         raise NotationError("a move must be text")
-    cleaned = text.strip()
-    cleaned = re.sub(r"\s*e\.?p\.?$", "", cleaned)
-    cleaned = cleaned.rstrip("+#!?")
+    cleaned = text.strip().rstrip("+#!?")
+    if cleaned.endswith(("ep", "p.")):
+        cleaned = _EP_SUFFIX_RE.sub("", cleaned).rstrip("+#!?")
     if not cleaned:
         raise NotationError(f"{text!r} is not a chess move")
     legal = state.legal()
-    castling = cleaned.upper().replace("0", "O")
-    if castling in ("O-O", "O-O-O", "OO", "OOO"):
-        return _parse_castling(state, legal, kingside=castling.count("O") == 2)
+    if cleaned[0] in "0Oo":
+        castling = cleaned.upper().replace("0", "O")
+        if castling in ("O-O", "O-O-O", "OO", "OOO"):
+            return _parse_castling(state, legal, kingside=castling.count("O") == 2)
     coordinates = _COORDINATES_RE.match(cleaned)
     if coordinates is not None:
         # UCI or long algebraic without a piece letter: e2e4, e2-e4, e7e8q, e7-e8=Q.

@@ -28,7 +28,7 @@ REASONS = {
     chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
 }
 
-MAX_PLIES = 300
+MAX_PLIES = 200
 
 
 def random_start(rng: random.Random) -> str:
@@ -82,6 +82,9 @@ def random_start(rng: random.Random) -> str:
                 board.set_piece_at(black_pawn, chess.Piece(chess.PAWN, chess.BLACK))
         board.turn = rng.choice((chess.WHITE, chess.BLACK))
         board.set_castling_fen(castling or "-")
+        # Sometimes deep into a quiet phase already, so that the fifty- and
+        # seventy-five-move rules come within reach.
+        board.halfmove_clock = rng.choice((0, 0, 0, 70, 100, 130))
         if board.is_valid() and not board.is_game_over():
             return board.fen()
 
@@ -108,7 +111,8 @@ def compare_position(ours: ChessState, board: chess.Board, where: str) -> None:
             text = ours.move_to_text(move)
             assert text == board.san(oracle_move), f"{where}: {move.uci()}"
             assert parse_san(ours, text) == move, f"{where}: {text}"
-            assert parse_san(ours, move.uci()) == move, f"{where}: {move.uci()}"
+            if board.ply() % 4 == 0:
+                assert parse_san(ours, move.uci()) == move, f"{where}: {move.uci()}"
         # Claims: only draws that have happened (python-chess's is_repetition(3) and
         # is_fifty_moves, not its can_claim_*, which look one move ahead too).
         claim = ours.claimable_draw()
@@ -198,16 +202,16 @@ EXPECTED_EVENTS = {
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("block", range(7))
+@pytest.mark.parametrize("block", range(6))
 def test_random_games_agree_with_python_chess(block: int) -> None:
-    """30 games per block (210 in all): 3 from the usual start, 27 from endings.
+    """34 games per block (204 in all): 2 from the usual start, 32 from endings.
     Each block on its own reaches most kinds of events; the checks above make
     any disagreement fail."""
     rng = random.Random(1000 + block)
     seen: set[str] = set()
-    for seed in range(block * 3, block * 3 + 3):
+    for seed in range(block * 2, block * 2 + 2):
         seen |= play_cross_checked(chess.STARTING_FEN, seed)
-    for seed in range(block * 27, block * 27 + 27):
+    for seed in range(block * 32, block * 32 + 32):
         seen |= play_cross_checked(random_start(rng), 10_000 + seed)
     missing = EXPECTED_EVENTS - seen
     assert len(missing) <= 2, f"block {block} saw too few kinds of events: missing {missing}"
