@@ -716,10 +716,6 @@ class ChessState(State[Move]):
                     "choose a piece to promote to: queen, rook, bishop or knight",
                     rule="promotion-choice",
                 )
-            if move.promotion not in PROMOTION_KINDS:
-                return IllegalMoveError(
-                    "a pawn promotes to a queen, rook, bishop or knight", rule="promotion-piece"
-                )
         elif move.promotion is not None:
             return IllegalMoveError(
                 f"only a pawn reaching the last rank is promoted, not this {name}",
@@ -879,13 +875,9 @@ class ChessState(State[Move]):
     def is_stalemate(self) -> bool:
         return not self.in_check() and not self.legal()
 
-    def _pieces(self) -> list[int]:
-        b = self.board
-        return [b[c] for c in BOARD_CELLS if b[c]]
-
     def has_insufficient_material(self, side: Side) -> bool:
-        """Whether ``side`` cannot checkmate by any sequence of legal moves, whatever
-        the other side does. The cases recognised (all sound, none more):
+        """Whether ``side`` lacks the material to checkmate, whatever the other side
+        does. The cases recognised:
 
         * a lone king;
         * king and one knight, when the other side has nothing but its king and
@@ -894,8 +886,8 @@ class ChessState(State[Move]):
           colour and there are no knights or pawns anywhere: such bishops never attack
           the other colour, on which a mated king could stand.
 
-        These are the cases python-chess recognises, so the automatic draw agrees with
-        it position by position.
+        These are python-chess's cases, so the automatic draw agrees with it position
+        by position.
         """
         b = self.board
         color = WHITE if side is Side.FIRST else BLACK
@@ -913,7 +905,10 @@ class ChessState(State[Move]):
         return len(on_dark) == 1 and no_pawns_or_knights
 
     def is_insufficient_material(self) -> bool:
-        """Neither side can checkmate by any legal sequence: a dead position."""
+        """Neither side can checkmate by any legal sequence, so the game is drawn at
+        once (FIDE 5.2.2). With both sides short of material this leaves exactly: two
+        lone kings, king and knight against king, and kings with any bishops that all
+        stand on squares of one colour."""
         return self.has_insufficient_material(Side.FIRST) and self.has_insufficient_material(
             Side.SECOND
         )
@@ -968,11 +963,6 @@ class ChessState(State[Move]):
         if self.repetitions() >= 5:
             return Outcome(None, "fivefold repetition", 0)
         return None
-
-    def outcome(self) -> Outcome | None:
-        if self._declared is not None:
-            return self._declared
-        return self.rules_outcome()
 
     def claimable_draw(self) -> str | None:
         """A draw the player to move may claim now: threefold repetition (the position
