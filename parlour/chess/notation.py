@@ -91,8 +91,13 @@ def parse_fen(text: str) -> ChessState:
     for row, rank_text in enumerate(ranks):
         rank = 7 - row
         file = 0
-        for char in rank_text:
+        for i, char in enumerate(rank_text):
             if char in "12345678":
+                if i and rank_text[i - 1] in "12345678":
+                    raise NotationError(
+                        f"FEN: rank {rank + 1} has two digits in a row; "
+                        "one digit counts a whole run of empty squares"
+                    )
                 file += int(char)
             elif char.lower() in PIECE_LETTERS.strip():
                 if file < 8:
@@ -114,6 +119,12 @@ def parse_fen(text: str) -> ChessState:
         if len(kings) > 1:
             raise NotationError(f"FEN: {name} has {len(kings)} kings, a side has one")
         state.kings[color >> 4] = kings[0]
+    for color, name in ((WHITE, "White"), (BLACK, "Black")):
+        pieces = [board[c] & 7 for c in CELL if board[c] & color]
+        if pieces.count(PAWN) > 8:
+            raise NotationError(f"FEN: {name} has {pieces.count(PAWN)} pawns, a side has 8")
+        if len(pieces) > 16:
+            raise NotationError(f"FEN: {name} has {len(pieces)} pieces, a side has 16")
     for c in CELL:
         if board[c] & 7 == PAWN and RANK_OF[c] in (0, 7):
             raise NotationError(
@@ -187,6 +198,12 @@ def parse_fen(text: str) -> ChessState:
     if state.attacked(state.kings[(state.color ^ 24) >> 4], state.color):
         waiting = "Black" if state.color == WHITE else "White"
         raise NotationError(f"FEN: {waiting}'s king is in check but it is not {waiting}'s move")
+    checkers = state.checkers()
+    if len(checkers) > 2:
+        raise NotationError(
+            f"FEN: {'White' if state.color == WHITE else 'Black'}'s king is attacked by "
+            f"{len(checkers)} pieces; no move can give more than a double check"
+        )
     if state.ep:
         # Keep the en passant square only when a capture there is legal: that is the
         # position's real en passant possibility (FEN output and repetition use it).

@@ -297,6 +297,28 @@ class ChessState(State[Move]):
                 return True
         return False
 
+    def checkers(self) -> list[int]:
+        """The squares (0 = a1) of the pieces giving check to the side to move."""
+        b = self.board
+        color = self.color
+        enemy = color ^ 24
+        king = self.kings[color >> 4]
+        found = []
+        for d in (9, 11) if color == WHITE else (-9, -11):
+            if b[king + d] == enemy | PAWN:
+                found.append(king + d)
+        for d in KNIGHT_DIRS:
+            if b[king + d] == enemy | KNIGHT:
+                found.append(king + d)
+        for dirs, slider in ((ROOK_DIRS, enemy | ROOK), (BISHOP_DIRS, enemy | BISHOP)):
+            for d in dirs:
+                t = king + d
+                while b[t] == EMPTY:
+                    t += d
+                if b[t] == slider or b[t] == enemy | QUEEN:
+                    found.append(t)
+        return sorted(SQ64[c] for c in found)
+
     def in_check(self) -> bool:
         """Whether the side to move is in check."""
         color = self.color

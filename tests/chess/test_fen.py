@@ -60,6 +60,10 @@ BAD = [
     ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a pawn stands on a1"),
     ("3pk3/8/8/8/8/8/8/4K3 w - - 0 1", "a pawn stands on d8"),
     ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move must be 'w' or 'b'"),
+    ("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "White has 9 pawns"),
+    ("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "White has 17 pieces"),
+    ("4k3/8/8/8/8/3n4/4r3/r3K3 w - - 0 1", "attacked by 3 pieces"),
+    ("4k3/8/8/8/8/8/8/4K11 w - - 0 1", "two digits in a row"),
     ("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", "castling field 'KX'"),
     ("4k3/8/8/8/8/8/8/4K3 w KK - 0 1", "'K' appears twice"),
     ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", "White cannot castle kingside (K): the king is not on e1"),
@@ -89,7 +93,10 @@ def test_malformed_fen_is_refused_with_a_precise_message(fen: str, message: str)
 POSITION_RULES = [
     (fen, message)
     for fen, message in BAD
-    if any(word in message for word in ("king", "pawn", "castle", "rook", "en passant"))
+    if any(
+        word in message
+        for word in ("king", "pawn", "castle", "rook", "en passant", "pieces", "attacked")
+    )
 ]
 
 
@@ -110,4 +117,7 @@ def test_python_chess_also_rejects_each_bad_fen(fen: str, message: str) -> None:
         | chess.STATUS_TOO_MANY_KINGS
         | chess.STATUS_PAWNS_ON_BACKRANK
         | chess.STATUS_OPPOSITE_CHECK
+        | chess.STATUS_TOO_MANY_WHITE_PAWNS
+        | chess.STATUS_TOO_MANY_WHITE_PIECES
+        | chess.STATUS_TOO_MANY_CHECKERS
     ), fen
