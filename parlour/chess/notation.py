@@ -604,11 +604,13 @@ def read_pgn(text: str) -> list[PgnGame]:
             in_movetext = True
         movetext.append(line)
         # Track braces so that a '[' or '%' inside a multi-line comment is no tag.
-        for char in line if ";" not in line or open_brace else line.split(";")[0]:
-            if char == "{":
+        for char in line:
+            if open_brace:
+                open_brace = char != "}"
+            elif char == "{":
                 open_brace = True
-            elif char == "}":
-                open_brace = False
+            elif char == ";":
+                break  # the rest of the line is a comment
     finish()
     return games
 

@@ -203,3 +203,24 @@ def test_malformed_pgn_is_refused_precisely(text: str, message: str) -> None:
     with pytest.raises(NotationError) as raised:
         read_pgn(text)
     assert message in str(raised.value)
+
+
+def test_comments_may_hold_brackets_semicolons_and_span_lines() -> None:
+    text = (
+        '[Event "One"]\n\n1. e4 {a; semicolon} e5 {a comment\n[Event "not a tag"]\n'
+        "over lines} 2. Nf3 ; a { brace in a line comment\n2... Nc6 *\n"
+        '[Event "Two"]\n\n1. d4 *\n'
+    )
+    games = read_pgn(text)
+    assert [g.headers["Event"] for g in games] == ["One", "Two"]
+    nodes = list(games[0].root.mainline())
+    assert nodes[0].comment == "a; semicolon"
+    assert nodes[1].comment == 'a comment [Event "not a tag"] over lines'
+    assert nodes[2].comment == "a { brace in a line comment"
+    assert len(nodes) == 4
+
+
+def test_parlour_moves_chess_lists_san_and_fen() -> None:
+    listing = CHESS.list_moves("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    assert ("e4", "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1") in listing
+    assert len(listing) == 6
