@@ -220,6 +220,11 @@ class ChessState(State[Move]):
 
     The side to move is ``turn`` (Side.FIRST is White). Read positions with
     ``CHESS.state_from_text(fen)``; ``to_text()`` writes FEN, ``move_to_text`` SAN.
+
+    The fast path, for search: :meth:`generate` (legal moves as internal tuples),
+    :meth:`make` and :meth:`unmake` (no checks), :attr:`hash` (Zobrist, kept up to
+    date), :meth:`in_check` and :meth:`attacked`. Moves made this way are ordinary
+    history: :meth:`pop` takes them back too.
     """
 
     def __init__(self) -> None:
