@@ -208,9 +208,7 @@ def parse_fen(text: str) -> ChessState:
         # Keep the en passant square only when a capture there is legal: that is the
         # position's real en passant possibility (FEN output and repetition use it).
         passed, pawn_cell = state.ep, state.ep + (-10 if state.color == WHITE else 10)
-        state.color ^= 24
         state.ep = state._legal_ep_cell(passed, pawn_cell)
-        state.color ^= 24
     state.hash = state.compute_hash()
     return state
 

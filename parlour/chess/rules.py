@@ -347,19 +347,15 @@ class ChessState(State[Move]):
         return safe
 
     def _legal_ep_cell(self, passed: int, pawn_cell: int) -> int:
-        """After a double step to ``pawn_cell`` over ``passed`` (the mover not yet
-        switched), the cell to record for en passant: ``passed`` if the other side has
-        a legal capture there, else 0 (FEN and repetition then ignore it)."""
+        """After a double step to ``pawn_cell`` over ``passed``, the cell to record for
+        en passant: ``passed`` if the other side has a legal capture there, else 0
+        (FEN and repetition then ignore it)."""
         b = self.board
-        enemy_pawn = (self.color ^ 24) | PAWN
-        saved = self.color
-        self.color ^= 24
-        try:
-            for fr in (pawn_cell - 1, pawn_cell + 1):
-                if b[fr] == enemy_pawn and self._ep_is_legal(fr, passed):
-                    return passed
-        finally:
-            self.color = saved
+        mover = b[pawn_cell] & (WHITE | BLACK)
+        enemy_pawn = (mover ^ (WHITE | BLACK)) | PAWN
+        for fr in (pawn_cell - 1, pawn_cell + 1):
+            if b[fr] == enemy_pawn and self._ep_is_legal(fr, passed):
+                return passed
         return 0
 
     # -- move generation -------------------------------------------------------------
