@@ -9,6 +9,42 @@ Move.from_uci('e2e4')
 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 """
 
-from parlour.chess.rules import CHESS, ChessGame, ChessState, Move, Piece, square, square_name
+from parlour.chess.notation import (
+    GameNode,
+    PgnGame,
+    board_fen,
+    parse_fen,
+    parse_san,
+    read_pgn,
+    san,
+    write_pgn,
+)
+from parlour.chess.rules import (
+    CHESS,
+    STARTING_FEN,
+    ChessGame,
+    ChessState,
+    Move,
+    Piece,
+    square,
+    square_name,
+)
 
-__all__ = ["CHESS", "ChessGame", "ChessState", "Move", "Piece", "square", "square_name"]
+__all__ = [
+    "CHESS",
+    "STARTING_FEN",
+    "ChessGame",
+    "ChessState",
+    "GameNode",
+    "Move",
+    "PgnGame",
+    "Piece",
+    "board_fen",
+    "parse_fen",
+    "parse_san",
+    "read_pgn",
+    "san",
+    "square",
+    "square_name",
+    "write_pgn",
+]
