@@ -1,0 +1,341 @@
+"""Games kept as event logs through SQLAlchemy, in SQLite or PostgreSQL.
+
+A game is a row in ``games`` (its name, options, status and version), its two seats
+in ``seats`` (who sits there; a token's SHA-256 hash, never the token) and everything
+that happened in it as rows of ``events``, appended and never changed. The position
+is not stored: it is rebuilt by replaying the events through the game's rules, so
+the log is the single truth and a server killed at any moment loses nothing that it
+had acknowledged.
+
+Every write is one transaction that checks the version the writer saw
+(``UPDATE games SET version = new WHERE id = ? AND version = seen``): two writers
+racing on one game cannot both win, even in two server processes.
+
+SQLite under concurrent writers follows the advice in our research notes: the busy
+timeout is set before WAL mode, writers open their transactions with
+``BEGIN IMMEDIATE`` (so they queue for the lock at the start instead of failing
+half-way) and ``synchronous=NORMAL`` (in WAL mode still safe against a crash of the
+process; only a power cut can lose the last commits).
+
+>>> store = Store("sqlite://")
+>>> store.create_game(NewGame("g1", "race", "{}", [SeatRow(0, "human", "h" * 64)], []))
+>>> store.load_game("g1").name
+'race'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
+
+metadata = sa.MetaData()
+
+games_table = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.Text, nullable=False, default="{}"),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+# Only the unfinished games are loaded when the server starts.
+sa.Index("games_by_status", games_table.c.status)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("side", sa.Integer, primary_key=True),
+    # "human" or "computer"
+    sa.Column("player", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(32), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
+)
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    # The game's version once this event is applied: 1, 2, 3... without gaps.
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False, default=""),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("time", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class StaleVersionError(Exception):
+    """The game's stored version is not the one the writer saw."""
+
+
+class UnknownGameIdError(LookupError):
+    """No stored game has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One entry of a game's log. ``payload`` is text in the game's notation (a move,
+    a throw of the dice, the reason of a draw claim); ``seat`` is the side that acted,
+    None for the server (the dice)."""
+
+    version: int
+    kind: str
+    payload: str = ""
+    seat: int | None = None
+    time: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "payload": self.payload,
+            "seat": self.seat,
+            "time": self.time.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    side: int
+    player: str
+    token_hash: str | None = None
+    level: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    id: str
+    name: str
+    options: str
+    seats: list[SeatRow]
+    events: list[EventRow]
+    created: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+@dataclass(slots=True)
+class StoredGame:
+    id: str
+    name: str
+    options: dict[str, Any]
+    created: dt.datetime
+    status: str
+    version: int
+    seats: list[SeatRow]
+    events: list[EventRow]
+
+
+def default_url() -> str:
+    """The embedded store: ``parlour.db`` in the user's data directory
+    (``$XDG_DATA_HOME/parlour``, by default ``~/.local/share/parlour``), so every
+    ``parlour serve`` of one user finds the same games wherever it is started."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "parlour"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'parlour.db'}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """Read an SQLAlchemy URL; a bare ``postgresql://`` means the psycopg 3 driver,
+    the one Parlour depends on."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str | URL) -> Engine:
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(parsed, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    memory = parsed.database in (None, "", ":memory:")
+    engine = sa.create_engine(
+        parsed,
+        # One shared connection for an in-memory database (each new one would be
+        # empty); otherwise a small pool of file connections.
+        poolclass=StaticPool if memory else None,
+        connect_args={"check_same_thread": False},
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control from the sqlite3 module so BEGIN IMMEDIATE is ours.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 10000")  # before WAL: switching may wait
+        if not memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        if connection.get_execution_options().get("writer"):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+class Store:
+    """The tables of one database, with the few operations the server needs.
+
+    The methods block (they talk to the database); the server calls them from a
+    worker thread so that its event loop keeps serving other games."""
+
+    def __init__(self, url: str | URL) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        metadata.create_all(self.engine)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(writer=True) as conn, conn.begin():
+            yield conn
+
+    def create_game(self, new: NewGame) -> None:
+        with self._writing() as conn:
+            conn.execute(
+                games_table.insert().values(
+                    id=new.id,
+                    game=new.name,
+                    options=new.options,
+                    created=new.created,
+                    status="playing",
+                    version=len(new.events),
+                )
+            )
+            conn.execute(
+                seats_table.insert(),
+                [
+                    {
+                        "game_id": new.id,
+                        "side": seat.side,
+                        "player": seat.player,
+                        "level": seat.level,
+                        "token_hash": seat.token_hash,
+                        "invite_hash": seat.invite_hash,
+                    }
+                    for seat in new.seats
+                ],
+            )
+            self._insert_events(conn, new.id, new.events)
+
+    def append(
+        self,
+        game_id: str,
+        seen_version: int,
+        events: Sequence[EventRow],
+        status: str,
+        seat_update: SeatRow | None = None,
+    ) -> None:
+        """Append ``events`` (numbered from ``seen_version + 1``) in one transaction,
+        provided the game is still at ``seen_version``; else StaleVersionError.
+        ``seat_update`` changes a seat in the same transaction (an invite claimed)."""
+        new_version = seen_version + len(events)
+        with self._writing() as conn:
+            result = conn.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id, games_table.c.version == seen_version)
+                .values(version=new_version, status=status)
+            )
+            if result.rowcount != 1:
+                raise StaleVersionError(game_id)
+            if seat_update is not None:
+                conn.execute(
+                    seats_table.update()
+                    .where(
+                        seats_table.c.game_id == game_id,
+                        seats_table.c.side == seat_update.side,
+                    )
+                    .values(token_hash=seat_update.token_hash, invite_hash=None)
+                )
+            self._insert_events(conn, game_id, events)
+
+    @staticmethod
+    def _insert_events(conn: Connection, game_id: str, events: Sequence[EventRow]) -> None:
+        if not events:
+            return
+        conn.execute(
+            events_table.insert(),
+            [
+                {
+                    "game_id": game_id,
+                    "version": event.version,
+                    "kind": event.kind,
+                    "payload": event.payload,
+                    "seat": event.seat,
+                    "time": event.time,
+                }
+                for event in events
+            ],
+        )
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        query = sa.select(games_table.c.id).order_by(games_table.c.created)
+        if status is not None:
+            query = query.where(games_table.c.status == status)
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    def load_game(self, game_id: str) -> StoredGame:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(games_table).where(games_table.c.id == game_id)
+            ).one_or_none()
+            if row is None:
+                raise UnknownGameIdError(game_id)
+            seats = [
+                SeatRow(s.side, s.player, s.token_hash, s.level, s.invite_hash)
+                for s in conn.execute(
+                    sa.select(seats_table)
+                    .where(seats_table.c.game_id == game_id)
+                    .order_by(seats_table.c.side)
+                )
+            ]
+            events = [
+                EventRow(e.version, e.kind, e.payload, e.seat, _aware(e.time))
+                for e in conn.execute(
+                    sa.select(events_table)
+                    .where(events_table.c.game_id == game_id)
+                    .order_by(events_table.c.version)
+                )
+            ]
+        return StoredGame(
+            id=row.id,
+            name=row.game,
+            options=json.loads(row.options),
+            created=_aware(row.created),
+            status=row.status,
+            version=row.version,
+            seats=seats,
+            events=events,
+        )
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes; every time Parlour stores is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
