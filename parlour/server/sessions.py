@@ -410,7 +410,9 @@ class Hall:
             token = new_token()
             event = EventRow(session.version + 1, "join", "", int(seat.side))
             row = SeatRow(int(seat.side), "human", hash_token(token))
-            await self._commit(session, session.play, [event], row)
+            play = session.play.copy()
+            apply(play, event)
+            await self._commit(session, play, [event], row)
             seat.token_hash, seat.invite_hash = row.token_hash, None
             session.publish([event])
             return seat.side, token
