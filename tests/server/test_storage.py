@@ -1,0 +1,80 @@
+"""The store and the one path of change under concurrency: two writers racing on one
+game cannot both win, and a failed write leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import sqlalchemy as sa
+
+from parlour.core.dice import Dice
+from parlour.server.sessions import ApiError, Hall
+from parlour.server.storage import (
+    EventRow,
+    NewGame,
+    SeatRow,
+    StaleVersionError,
+    Store,
+    make_engine,
+)
+
+
+def test_appends_check_the_version_and_are_all_or_nothing(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.create_game(
+            NewGame("g1", "race", "{}", [SeatRow(0, "human", "a" * 64)], [EventRow(1, "throw")])
+        )
+        store.append(
+            "g1", 1, [EventRow(2, "move", "+1", 0), EventRow(3, "throw", "throw 2")], "playing"
+        )
+        with pytest.raises(StaleVersionError):
+            store.append("g1", 1, [EventRow(2, "move", "+2", 0)], "playing")
+        # Event 3 exists already: the whole transaction fails, the version stays.
+        with pytest.raises(sa.exc.IntegrityError):
+            store.append("g1", 3, [EventRow(4, "move", "+1", 1), EventRow(3, "x")], "over")
+        stored = store.load_game("g1")
+        assert stored.version == 3 and stored.status == "playing"
+        assert [(e.version, e.payload) for e in stored.events] == [
+            (1, ""),
+            (2, "+1"),
+            (3, "throw 2"),
+        ]
+    finally:
+        store.close()
+
+
+def test_sqlite_is_set_up_for_concurrent_writers(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    finally:
+        engine.dispose()
+
+
+def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
+    async def race() -> None:
+        store = Store(db_url)
+        hall = Hall(store, dice=Dice(seed=4))
+        await hall.start()
+        try:
+            session, tokens, _ = await hall.create("race", "local", 0, None)
+            token = tokens[0]["token"]
+            version = session.version
+            results = await asyncio.gather(
+                *(hall.act(session.id, token, "move", version, "+1") for _ in range(5)),
+                return_exceptions=True,
+            )
+            refused = [r for r in results if isinstance(r, ApiError)]
+            assert len(refused) == 4 and {e.status for e in refused} == {409}
+            assert session.version == version + 2
+            assert [e.version for e in store.load_game(session.id).events] == [1, 2, 3]
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(race())
