@@ -33,6 +33,7 @@ from parlour.core.protocol import CHANCE, Game, Side, State
 from parlour.server import players
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
+    Append,
     EventRow,
     NewGame,
     SeatRow,
@@ -56,6 +57,9 @@ ACTIONS: dict[str, str] = {
 }
 
 OPPONENTS = ("friend", "computer", "local")
+
+#: The most appends written in one transaction.
+MAX_BATCH = 256
 
 
 class ApiError(Exception):
@@ -313,6 +317,9 @@ class Hall:
         self._pool: ProcessPoolExecutor | None = None
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        # Appends waiting for the writer, which takes them all in one transaction.
+        self._queued: list[tuple[Append, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def _in_db(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(function, *args))
@@ -339,6 +346,8 @@ class Hall:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
@@ -529,15 +538,40 @@ class Hall:
         the session's lock."""
         status = "over" if play.state.is_over() else "playing"
         try:
-            await self._in_db(
-                self.store.append, session.id, session.version, events, status, seat_update
-            )
+            await self._append(Append(session.id, session.version, events, status, seat_update))
         except StaleVersionError:
             # Another server process wrote to this game: forget our copy.
             self.sessions.pop(session.id, None)
             raise ApiError(409, "stale-version", "the game changed elsewhere; reload it") from None
         session.play = play
         session.events.extend(events)
+
+    async def _append(self, append: Append) -> None:
+        """Have ``append`` written, together with whatever else is waiting."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued.append((append, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        await done
+
+    async def _write_queued(self) -> None:
+        """Group commit: while one transaction is being written, the appends that
+        arrive queue up, and the next transaction takes them all (at most
+        :data:`MAX_BATCH`). One game has at most one append queued (its lock)."""
+        while self._queued:
+            batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
+            results: list[Exception | None]
+            try:
+                results = await self._in_db(self.store.append_many, [a for a, _ in batch])
+            except Exception as failure:
+                results = [failure] * len(batch)
+            for (_, done), refusal in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if refusal is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(refusal)
 
     # -- the computer -------------------------------------------------------------------
 

@@ -78,6 +78,21 @@ events_table = sa.Table(
 )
 
 
+# Built once: building a statement per write costs more than running it.
+_UPDATE_VERSION = (
+    games_table.update()
+    .where(games_table.c.id == sa.bindparam("b_id"))
+    .where(games_table.c.version == sa.bindparam("b_seen"))
+    .values(version=sa.bindparam("b_new"), status=sa.bindparam("b_status"))
+)
+_UPDATE_SEAT = (
+    seats_table.update()
+    .where(seats_table.c.game_id == sa.bindparam("b_id"))
+    .where(seats_table.c.side == sa.bindparam("b_side"))
+    .values(token_hash=sa.bindparam("b_token_hash"), invite_hash=None)
+)
+
+
 class StaleVersionError(Exception):
     """The game's stored version is not the one the writer saw."""
 
@@ -115,6 +130,17 @@ class SeatRow:
     token_hash: str | None = None
     level: str | None = None
     invite_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """Events to add to a game that must still be at ``seen_version``."""
+
+    game_id: str
+    seen_version: int
+    events: Sequence[EventRow]
+    status: str
+    seat_update: SeatRow | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,44 +281,68 @@ class Store:
         """Append ``events`` (numbered from ``seen_version + 1``) in one transaction,
         provided the game is still at ``seen_version``; else StaleVersionError.
         ``seat_update`` changes a seat in the same transaction (an invite claimed)."""
-        new_version = seen_version + len(events)
-        with self._writing() as conn:
+        (error,) = self.append_many([Append(game_id, seen_version, events, status, seat_update)])
+        if error is not None:
+            raise error
+
+    def append_many(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Several games' appends in one transaction (a group commit: under load the
+        server hands over all the appends that queued while the last one was
+        written). Each is checked against its own version; a stale one is refused
+        alone (its UPDATE changed nothing) and the others go through. Returns, in
+        order, None for each append done and the error for each refused."""
+        try:
+            with self._writing() as conn:
+                return self._append_all(conn, appends)
+        except sa.exc.DBAPIError:
+            if len(appends) == 1:
+                raise
+        # Something failed inside the batch: each on its own, so only it fails.
+        results: list[Exception | None] = []
+        for append in appends:
+            try:
+                with self._writing() as conn:
+                    results.extend(self._append_all(conn, [append]))
+            except sa.exc.DBAPIError as error:
+                results.append(error)
+        return results
+
+    def _append_all(self, conn: Connection, appends: Sequence[Append]) -> list[Exception | None]:
+        results: list[Exception | None] = []
+        rows: list[dict[str, Any]] = []
+        for append in appends:
+            new_version = append.seen_version + len(append.events)
             result = conn.execute(
-                games_table.update()
-                .where(games_table.c.id == game_id, games_table.c.version == seen_version)
-                .values(version=new_version, status=status)
+                _UPDATE_VERSION,
+                {
+                    "b_id": append.game_id,
+                    "b_seen": append.seen_version,
+                    "b_new": new_version,
+                    "b_status": append.status,
+                },
             )
             if result.rowcount != 1:
-                raise StaleVersionError(game_id)
-            if seat_update is not None:
+                results.append(StaleVersionError(append.game_id))
+                continue
+            if append.seat_update is not None:
                 conn.execute(
-                    seats_table.update()
-                    .where(
-                        seats_table.c.game_id == game_id,
-                        seats_table.c.side == seat_update.side,
-                    )
-                    .values(token_hash=seat_update.token_hash, invite_hash=None)
+                    _UPDATE_SEAT,
+                    {
+                        "b_id": append.game_id,
+                        "b_side": append.seat_update.side,
+                        "b_token_hash": append.seat_update.token_hash,
+                    },
                 )
-            self._insert_events(conn, game_id, events)
+            rows.extend(_event_row(append.game_id, event) for event in append.events)
+            results.append(None)
+        if rows:
+            conn.execute(events_table.insert(), rows)
+        return results
 
     @staticmethod
     def _insert_events(conn: Connection, game_id: str, events: Sequence[EventRow]) -> None:
-        if not events:
-            return
-        conn.execute(
-            events_table.insert(),
-            [
-                {
-                    "game_id": game_id,
-                    "version": event.version,
-                    "kind": event.kind,
-                    "payload": event.payload,
-                    "seat": event.seat,
-                    "time": event.time,
-                }
-                for event in events
-            ],
-        )
+        if events:
+            conn.execute(events_table.insert(), [_event_row(game_id, event) for event in events])
 
     def game_ids(self, status: str | None = None) -> list[str]:
         query = sa.select(games_table.c.id).order_by(games_table.c.created)
@@ -334,6 +384,17 @@ class Store:
             seats=seats,
             events=events,
         )
+
+
+def _event_row(game_id: str, event: EventRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "version": event.version,
+        "kind": event.kind,
+        "payload": event.payload,
+        "seat": event.seat,
+        "time": event.time,
+    }
 
 
 def _aware(moment: dt.datetime) -> dt.datetime:

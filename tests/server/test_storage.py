@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from parlour.core.dice import Dice
 from parlour.server.sessions import ApiError, Hall
 from parlour.server.storage import (
+    Append,
     EventRow,
     NewGame,
     SeatRow,
@@ -78,3 +79,35 @@ def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
             store.close()
 
     asyncio.run(race())
+
+
+def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        for game_id in ("a", "b", "c"):
+            store.create_game(
+                NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
+            )
+        results = store.append_many(
+            [
+                Append("a", 1, [EventRow(2, "move", "+1", 0)], "playing"),
+                Append("b", 5, [EventRow(6, "move", "+1", 0)], "playing"),  # stale
+                Append("c", 1, [EventRow(2, "resign", "", 0)], "over"),
+            ]
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StaleVersionError)
+        assert [len(store.load_game(g).events) for g in "abc"] == [2, 1, 2]
+        assert store.load_game("c").status == "over" and store.load_game("b").version == 1
+        # A batch where one append breaks a constraint: the others still go in.
+        results = store.append_many(
+            [
+                Append("a", 2, [EventRow(3, "move", "+1", 1)], "playing"),
+                Append("b", 1, [EventRow(2, "x"), EventRow(2, "y")], "playing"),  # duplicate
+            ]
+        )
+        assert results[0] is None and isinstance(results[1], sa.exc.IntegrityError)
+        assert store.load_game("a").version == 3 and store.load_game("b").version == 1
+        assert len(store.load_game("b").events) == 1
+    finally:
+        store.close()
