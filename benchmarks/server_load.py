@@ -9,6 +9,11 @@ replaced by a new one, so the number of concurrent games holds for the whole run
 It stops by itself after ``--duration`` seconds and prints the games played, moves
 per second and move-latency percentiles.
 
+The same swarm first runs against a peer: an echo server on the same stack
+(Starlette, uvicorn, JSON) that answers every move at once, with no rules, storage or
+validation. The machine is shared and its load varies, so what Parlour adds is the
+ratio of its latencies to the peer's, measured in the same run.
+
     python benchmarks/server_load.py --games 500 --think 2 --duration 30
 
 The default game is the tests' race game (dice thrown by the server at every turn);
@@ -45,6 +50,55 @@ from parlour.core import registry
 if sys.argv[1] == "race":
     registry.register("race", "tests.conformance.toygame:RACE")
 raise SystemExit(cli.main(["serve", "--port", sys.argv[2], "--db", sys.argv[3]]))
+"""
+
+
+# The peer: the same transport (Starlette, uvicorn, JSON over WebSocket and HTTP) with
+# no rules, no storage and no validation. It answers each move at once with a made-up
+# game, so its latency is the floor this machine gives any such server right now.
+ECHO = """
+import json, sys
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+
+def game(version):
+    over = version > 30
+    return {"id": "g", "version": version, "status": "over" if over else "playing",
+            "turn": version % 2, "legal_moves": ["+1", "+2"], "position": str(version)}
+
+async def catalogue(request):
+    return JSONResponse({"games": []})
+
+async def create(request):
+    await request.json()
+    return JSONResponse({"game": game(1), "seats": [{"side": 0, "token": "a"},
+                        {"side": 1, "token": "b"}]}, status_code=201)
+
+async def act(request):
+    body = await request.json()
+    return JSONResponse(game(body["version"] + 2))
+
+async def live(ws):
+    await ws.accept()
+    hello = json.loads(await ws.receive_text())
+    version = 1
+    await ws.send_text(json.dumps({"type": "welcome", "seat": None}))
+    await ws.send_text(json.dumps({"type": "update", "events": [], "game": game(version)}))
+    while True:
+        message = json.loads(await ws.receive_text())
+        version = message["version"] + 2
+        events = [{"version": version - 1, "kind": "move", "payload": message["move"]},
+                  {"version": version, "kind": "throw", "payload": "throw 1"}]
+        await ws.send_text(json.dumps({"type": "update", "events": events, "game": game(version)}))
+        await ws.send_text(json.dumps({"type": "result", "id": message["id"], "version": version}))
+
+app = Starlette(routes=[Route("/api/catalogue", catalogue), Route("/api/games", create,
+    methods=["POST"]), Route("/api/games/{id}/actions", act, methods=["POST"]),
+    WebSocketRoute("/api/games/{id}/live", live)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+            ws_max_size=16384, ws_per_message_deflate=False)
 """
 
 
@@ -177,9 +231,17 @@ async def swarm(args: argparse.Namespace, base: str) -> Tally:
     return tally
 
 
-def start_server(args: argparse.Namespace, db: str, port: int) -> subprocess.Popen[bytes]:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(
+    args: argparse.Namespace, db: str, port: int, code: str
+) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-c", LAUNCH, args.game, str(port), db],
+        [sys.executable, "-c", code, args.game, str(port), db],
         cwd=ROOT,
         stdout=subprocess.DEVNULL if not args.verbose else None,
         stderr=subprocess.DEVNULL if not args.verbose else None,
@@ -211,23 +273,55 @@ def main() -> int:
     if args.db and "127.0.0.1" not in args.db and not args.db.startswith("sqlite"):
         parser.error("only a database on 127.0.0.1 (or SQLite) may be used")
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
-        server = start_server(args, db, port)
-        try:
-            started = time.monotonic()
-            tally = asyncio.run(swarm(args, f"http://127.0.0.1:{port}"))
-            wall = time.monotonic() - started
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    results = {}
+    for name, code in (("echo peer", ECHO), ("parlour", LAUNCH)):
+        with tempfile.TemporaryDirectory() as folder:
+            db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
+            results[name] = run(args, db, code)
+            report(name, args, db, *results[name])
+    (tally, _, _, _), (peer, _, _, _) = results["parlour"], results["echo peer"]
+    if tally.latencies and peer.latencies:
+        print("ratios (parlour / echo peer, same run):")
+        for label, fraction in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
+            ours = percentile(tally.latencies, fraction)
+            theirs = percentile(peer.latencies, fraction)
+            print(f"  {label} latency  {ours / theirs:.2f}")
+    return 0 if tally.latencies and not tally.errors else 1
 
+
+def run(args: argparse.Namespace, db: str, code: str) -> tuple[Tally, float, float, float]:
+    """One swarm against one server; the tally, wall time and both CPU times."""
+    port = free_port()
+    server = start_server(args, db, port, code)
+    try:
+        server_cpu = cpu_seconds(server.pid)
+        client_cpu = time.process_time()
+        started = time.monotonic()
+        tally = asyncio.run(swarm(args, f"http://127.0.0.1:{port}"))
+        wall = time.monotonic() - started
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    return tally, wall, server_cpu, client_cpu
+
+
+def report(
+    name: str,
+    args: argparse.Namespace,
+    db: str,
+    tally: Tally,
+    wall: float,
+    server_cpu: float,
+    client_cpu: float,
+) -> None:
     moves = len(tally.latencies)
-    print(f"transport       {args.transport}, game {args.game}, {db.split(':')[0]} store")
+    store = "no" if name != "parlour" else db.split(":")[0]
+    print(f"== {name}: {args.transport}, game {args.game}, {store} store")
     print(f"concurrent      {args.games} games, mean think {args.think} s, {wall:.1f} s run")
     print(f"games           {tally.games_started} started, {tally.games_finished} finished")
     print(f"moves           {moves} confirmed, {moves / args.duration:.0f} moves/s")
@@ -238,8 +332,10 @@ def main() -> int:
             f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
             f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
         )
-    print(f"errors          {tally.errors or 'none'}")
-    return 0 if moves and not tally.errors else 1
+    print(f"cpu             server {server_cpu:.1f} s, clients {client_cpu:.1f} s (2 cores shared)")
+    if moves:
+        print(f"server cpu/move {1000 * server_cpu / moves:.2f} ms (game creation included)")
+    print(f"errors          {tally.errors or 'none'}", flush=True)
 
 
 if __name__ == "__main__":
