@@ -52,6 +52,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.core import registry
 from parlour.core.dice import Dice
+from parlour.core.protocol import Side
+from parlour.server import players
 from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
 
@@ -171,9 +173,15 @@ async def catalogue(request: Request) -> Response:
                 "has_draws": game.has_draws,
             }
         )
-    from parlour.server.players import LEVELS
-
-    return JSONResponse({"games": games, "levels": sorted(LEVELS)})
+    return JSONResponse(
+        {
+            "games": games,
+            "levels": [
+                {"name": name, "about": players.ABOUT.get(name, "")}
+                for name in sorted(players.LEVELS)
+            ],
+        }
+    )
 
 
 async def create_game(request: Request) -> Response:
@@ -254,7 +262,7 @@ async def live(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # refused in the handshake: HTTP 403
         return
     await websocket.accept()
-    outbox: asyncio.Queue[str] = asyncio.Queue()
+    outbox: asyncio.Queue[str | None] = asyncio.Queue()
     session: Session | None = None
     sender: asyncio.Task[None] | None = None
     try:
@@ -313,7 +321,9 @@ async def _receive_text(websocket: WebSocket) -> str:
     return str(text)
 
 
-async def _answer(websocket: WebSocket, session: Session, side: Any, raw: str) -> dict[str, Any]:
+async def _answer(
+    websocket: WebSocket, session: Session, side: Side | None, raw: str
+) -> dict[str, Any]:
     try:
         kind = json.loads(raw).get("type")
     except (ValueError, AttributeError, RecursionError):
@@ -350,9 +360,13 @@ async def _answer(websocket: WebSocket, session: Session, side: Any, raw: str) -
     return {"type": "result", "id": action.id, "version": session.version}
 
 
-async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
+async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str | None]) -> None:
     while True:
-        await websocket.send_text(await outbox.get())
+        message = await outbox.get()
+        if message is None:  # dropped for not reading: come back with "since"
+            await websocket.close(code=1013)
+            return
+        await websocket.send_text(message)
 
 
 async def _refuse(websocket: WebSocket, error: ApiError) -> None:

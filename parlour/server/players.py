@@ -29,6 +29,11 @@ LEVELS: dict[str, str] = {
     "random": "parlour.server.players:random_move",
 }
 
+#: What each level is, in a player's words (shown by the API).
+ABOUT: dict[str, str] = {
+    "random": "plays a random legal move: a stand-in until the real computer opponents come",
+}
+
 Chooser = Callable[[str, str, int], str]
 
 

@@ -60,6 +60,8 @@ OPPONENTS = ("friend", "computer", "local")
 
 #: The most appends written in one transaction.
 MAX_BATCH = 256
+#: The most messages waiting for one WebSocket before it is dropped.
+MAX_BACKLOG = 500
 
 
 class ApiError(Exception):
@@ -201,7 +203,7 @@ class Session:
         self.events: list[EventRow] = []
         self.play = Play(game.new_state())
         self.lock = asyncio.Lock()
-        self.watchers: set[asyncio.Queue[str]] = set()
+        self.watchers: set[asyncio.Queue[str | None]] = set()
         self.thinking: asyncio.Task[None] | None = None
         self._json: tuple[int, dict[str, Any]] | None = None
         for event in events:
@@ -291,9 +293,17 @@ class Session:
         )
 
     def publish(self, events: Sequence[EventRow]) -> None:
+        """Send an update to every watcher. One who has fallen :data:`MAX_BACKLOG`
+        messages behind (a connection that stopped reading) is dropped rather than
+        buffered for ever: None tells its sender to close, and the client reconnects
+        with the last version it has."""
         message = self.update_message(events)
-        for queue in self.watchers:
-            queue.put_nowait(message)
+        for queue in list(self.watchers):
+            if queue.qsize() >= MAX_BACKLOG:
+                self.watchers.discard(queue)
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(message)
 
 
 # -- all games ---------------------------------------------------------------------

@@ -32,6 +32,9 @@ def test_the_random_level_plays_seeded_legal_moves() -> None:
 
 def test_the_computer_answers_each_move(sqlite_url: str) -> None:
     with serving(sqlite_url) as client:
+        levels = client.get("/api/catalogue").json()["levels"]
+        assert [level["name"] for level in levels] == ["random"]
+        assert "random legal move" in levels[0]["about"]
         # The computer holds Red, who starts.
         table = new_table(client, opponent="computer", side=1)
         seats = table.game()["seats"]

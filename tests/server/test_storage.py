@@ -4,12 +4,13 @@ game cannot both win, and a failed write leaves nothing behind."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from parlour.core.dice import Dice
-from parlour.server.sessions import ApiError, Hall
+from parlour.server.sessions import MAX_BACKLOG, ApiError, Hall, Session
 from parlour.server.storage import (
     Append,
     EventRow,
@@ -17,8 +18,10 @@ from parlour.server.storage import (
     SeatRow,
     StaleVersionError,
     Store,
+    default_url,
     make_engine,
 )
+from tests.conformance.toygame import RACE
 
 
 def test_appends_check_the_version_and_are_all_or_nothing(db_url: str) -> None:
@@ -111,3 +114,26 @@ def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
         assert len(store.load_game("b").events) == 1
     finally:
         store.close()
+
+
+def test_the_embedded_store_lives_in_the_users_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path / 'parlour' / 'parlour.db'}"
+    assert (tmp_path / "parlour").is_dir()
+
+
+def test_a_watcher_that_stops_reading_is_dropped_not_buffered() -> None:
+    session = Session("g", RACE, [], [EventRow(1, "throw", "throw 2")], "now", {})
+    stuck: asyncio.Queue[str | None] = asyncio.Queue()
+    reading: asyncio.Queue[str | None] = asyncio.Queue()
+    session.watchers.update((stuck, reading))
+    for _ in range(MAX_BACKLOG + 3):
+        session.publish([])
+        while not reading.empty():
+            reading.get_nowait()
+    assert session.watchers == {reading}
+    assert stuck.qsize() == MAX_BACKLOG + 1
+    backlog = [stuck.get_nowait() for _ in range(MAX_BACKLOG + 1)]
+    assert backlog[-1] is None and all(isinstance(m, str) for m in backlog[:-1])
