@@ -52,6 +52,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.core import registry
 from parlour.core.dice import Dice
+from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
 from parlour.server import players
 from parlour.server.sessions import ApiError, Hall, Session
@@ -456,6 +457,7 @@ def serve(
     import uvicorn
 
     url = db or default_url()
+    _check_store(url)
     print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(
         create_app(url, allowed_origins=allowed_origins),
@@ -469,8 +471,24 @@ def serve(
     return 0
 
 
+def _check_store(url: str) -> None:
+    """Open the store once before serving, so a bad ``--db`` is one clear line."""
+    import sqlalchemy as sa
+
+    try:
+        Store(url).close()
+    except (sa.exc.SQLAlchemyError, ImportError) as error:
+        # ImportError: a database whose driver is not installed (mysql://...).
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ParlourError(f"cannot open the store {_safe(url)}: {first_line}") from None
+
+
 def _safe(url: str) -> str:
     """The URL without a password, for printing."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
-    return make_url(url).render_as_string(hide_password=True)
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url.split("@")[-1])
