@@ -335,7 +335,9 @@ def report(
     print(f"cpu             server {server_cpu:.1f} s, clients {client_cpu:.1f} s (2 cores shared)")
     if moves:
         print(f"server cpu/move {1000 * server_cpu / moves:.2f} ms (game creation included)")
-    print(f"errors          {tally.errors or 'none'}", flush=True)
+    print(f"errors          {tally.errors or 'none'}")
+    load = " ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average    {load} (after the run; 2 cores)", flush=True)
 
 
 if __name__ == "__main__":
