@@ -298,6 +298,16 @@ async def live(websocket: WebSocket) -> None:
                 reply = await _answer(websocket, session, side, raw)
             except ApiError as error:
                 reply = {"type": "error", **error.to_json()}
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A fault of ours: the game is unchanged (changes apply to a copy).
+                log.exception("internal error on the live connection to %s", session.id)
+                reply = {
+                    "type": "error",
+                    "error": "internal",
+                    "detail": "the server failed; the game was not changed",
+                }
             outbox.put_nowait(json.dumps(reply))
     except WebSocketDisconnect:
         pass
