@@ -330,8 +330,8 @@ class Hall:
         self._pool: ProcessPoolExecutor | None = None
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
-        # Appends waiting for the writer, which takes them all in one transaction.
-        self._queued: list[tuple[Append, asyncio.Future[None]]] = []
+        # Writes waiting for the writer, which takes them all in one transaction.
+        self._queued: list[tuple[Append | NewGame, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def _in_db(self, function: Callable[..., T], *args: Any) -> T:
@@ -409,7 +409,7 @@ class Hall:
         game_id = new_game_id()
         options: dict[str, Any] = {"opponent": opponent}
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
-        await self._in_db(self.store.create_game, new)
+        await self._write(new)
         session = Session(
             game_id,
             game,
@@ -553,7 +553,7 @@ class Hall:
         the session's lock."""
         status = "over" if play.state.is_over() else "playing"
         try:
-            await self._append(Append(session.id, session.version, events, status, seat_update))
+            await self._write(Append(session.id, session.version, events, status, seat_update))
         except StaleVersionError:
             # Another server process wrote to this game: forget our copy.
             self.sessions.pop(session.id, None)
@@ -561,10 +561,10 @@ class Hall:
         session.play = play
         session.events.extend(events)
 
-    async def _append(self, append: Append) -> None:
-        """Have ``append`` written, together with whatever else is waiting."""
+    async def _write(self, write: Append | NewGame) -> None:
+        """Have ``write`` stored, together with whatever else is waiting."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queued.append((append, done))
+        self._queued.append((write, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued())
         await done
@@ -580,7 +580,7 @@ class Hall:
             batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
             results: list[Exception | None]
             try:
-                results = await self._in_db(self.store.append_many, [a for a, _ in batch])
+                results = await self._in_db(self.store.write_many, [w for w, _ in batch])
                 if len(results) != len(batch):
                     raise RuntimeError("the store answered a batch with the wrong count")
             except BaseException as failure:
@@ -593,7 +593,8 @@ class Hall:
 
     @staticmethod
     def _answer(
-        batch: list[tuple[Append, asyncio.Future[None]]], results: list[Exception | None]
+        batch: list[tuple[Append | NewGame, asyncio.Future[None]]],
+        results: list[Exception | None],
     ) -> None:
         for (_, done), refusal in zip(batch, results, strict=True):
             if done.done():

@@ -243,32 +243,10 @@ class Store:
             yield conn
 
     def create_game(self, new: NewGame) -> None:
-        with self._writing() as conn:
-            conn.execute(
-                games_table.insert().values(
-                    id=new.id,
-                    game=new.name,
-                    options=new.options,
-                    created=new.created,
-                    status="playing",
-                    version=len(new.events),
-                )
-            )
-            conn.execute(
-                seats_table.insert(),
-                [
-                    {
-                        "game_id": new.id,
-                        "side": seat.side,
-                        "player": seat.player,
-                        "level": seat.level,
-                        "token_hash": seat.token_hash,
-                        "invite_hash": seat.invite_hash,
-                    }
-                    for seat in new.seats
-                ],
-            )
-            self._insert_events(conn, new.id, new.events)
+        """Store a new game with its seats and first events."""
+        (error,) = self.write_many([new])
+        if error is not None:
+            raise error
 
     def append(
         self,
@@ -281,68 +259,84 @@ class Store:
         """Append ``events`` (numbered from ``seen_version + 1``) in one transaction,
         provided the game is still at ``seen_version``; else StaleVersionError.
         ``seat_update`` changes a seat in the same transaction (an invite claimed)."""
-        (error,) = self.append_many([Append(game_id, seen_version, events, status, seat_update)])
+        (error,) = self.write_many([Append(game_id, seen_version, events, status, seat_update)])
         if error is not None:
             raise error
 
-    def append_many(self, appends: Sequence[Append]) -> list[Exception | None]:
-        """Several games' appends in one transaction (a group commit: under load the
-        server hands over all the appends that queued while the last one was
-        written). Each is checked against its own version; a stale one is refused
-        alone (its UPDATE changed nothing) and the others go through. Returns, in
-        order, None for each append done and the error for each refused."""
+    def write_many(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+        """Several games' writes in one transaction (a group commit: under load the
+        server hands over all the writes that queued while the last transaction was
+        written). Each append is checked against its own version; a stale one is
+        refused alone (its UPDATE changed nothing) and the others go through.
+        Returns, in order, None for each write done and the error for each refused."""
         try:
             with self._writing() as conn:
-                return self._append_all(conn, appends)
+                return self._write_all(conn, writes)
         except sa.exc.DBAPIError:
-            if len(appends) == 1:
+            if len(writes) == 1:
                 raise
         # Something failed inside the batch: each on its own, so only it fails.
         results: list[Exception | None] = []
-        for append in appends:
+        for write in writes:
             try:
                 with self._writing() as conn:
-                    results.extend(self._append_all(conn, [append]))
+                    results.extend(self._write_all(conn, [write]))
             except sa.exc.DBAPIError as error:
                 results.append(error)
         return results
 
-    def _append_all(self, conn: Connection, appends: Sequence[Append]) -> list[Exception | None]:
+    def _write_all(
+        self, conn: Connection, writes: Sequence[Append | NewGame]
+    ) -> list[Exception | None]:
         results: list[Exception | None] = []
-        rows: list[dict[str, Any]] = []
-        for append in appends:
-            new_version = append.seen_version + len(append.events)
+        games: list[dict[str, Any]] = []
+        seats: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        for write in writes:
+            if isinstance(write, NewGame):
+                games.append(
+                    {
+                        "id": write.id,
+                        "game": write.name,
+                        "options": write.options,
+                        "created": write.created,
+                        "status": "playing",
+                        "version": len(write.events),
+                    }
+                )
+                seats.extend(_seat_row(write.id, seat) for seat in write.seats)
+                events.extend(_event_row(write.id, event) for event in write.events)
+                results.append(None)
+                continue
+            new_version = write.seen_version + len(write.events)
             result = conn.execute(
                 _UPDATE_VERSION,
                 {
-                    "b_id": append.game_id,
-                    "b_seen": append.seen_version,
+                    "b_id": write.game_id,
+                    "b_seen": write.seen_version,
                     "b_new": new_version,
-                    "b_status": append.status,
+                    "b_status": write.status,
                 },
             )
             if result.rowcount != 1:
-                results.append(StaleVersionError(append.game_id))
+                results.append(StaleVersionError(write.game_id))
                 continue
-            if append.seat_update is not None:
+            if write.seat_update is not None:
                 conn.execute(
                     _UPDATE_SEAT,
                     {
-                        "b_id": append.game_id,
-                        "b_side": append.seat_update.side,
-                        "b_token_hash": append.seat_update.token_hash,
+                        "b_id": write.game_id,
+                        "b_side": write.seat_update.side,
+                        "b_token_hash": write.seat_update.token_hash,
                     },
                 )
-            rows.extend(_event_row(append.game_id, event) for event in append.events)
+            events.extend(_event_row(write.game_id, event) for event in write.events)
             results.append(None)
-        if rows:
-            conn.execute(events_table.insert(), rows)
+        # New games before their seats and events (the foreign keys).
+        for table, rows in ((games_table, games), (seats_table, seats), (events_table, events)):
+            if rows:
+                conn.execute(table.insert(), rows)
         return results
-
-    @staticmethod
-    def _insert_events(conn: Connection, game_id: str, events: Sequence[EventRow]) -> None:
-        if events:
-            conn.execute(events_table.insert(), [_event_row(game_id, event) for event in events])
 
     def game_ids(self, status: str | None = None) -> list[str]:
         query = sa.select(games_table.c.id).order_by(games_table.c.created)
@@ -384,6 +378,17 @@ class Store:
             seats=seats,
             events=events,
         )
+
+
+def _seat_row(game_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "side": seat.side,
+        "player": seat.player,
+        "level": seat.level,
+        "token_hash": seat.token_hash,
+        "invite_hash": seat.invite_hash,
+    }
 
 
 def _event_row(game_id: str, event: EventRow) -> dict[str, Any]:

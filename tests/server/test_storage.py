@@ -91,7 +91,7 @@ def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
             store.create_game(
                 NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
             )
-        results = store.append_many(
+        results = store.write_many(
             [
                 Append("a", 1, [EventRow(2, "move", "+1", 0)], "playing"),
                 Append("b", 5, [EventRow(6, "move", "+1", 0)], "playing"),  # stale
@@ -103,7 +103,7 @@ def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
         assert [len(store.load_game(g).events) for g in "abc"] == [2, 1, 2]
         assert store.load_game("c").status == "over" and store.load_game("b").version == 1
         # A batch where one append breaks a constraint: the others still go in.
-        results = store.append_many(
+        results = store.write_many(
             [
                 Append("a", 2, [EventRow(3, "move", "+1", 1)], "playing"),
                 Append("b", 1, [EventRow(2, "x"), EventRow(2, "y")], "playing"),  # duplicate
@@ -112,6 +112,14 @@ def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
         assert results[0] is None and isinstance(results[1], sa.exc.IntegrityError)
         assert store.load_game("a").version == 3 and store.load_game("b").version == 1
         assert len(store.load_game("b").events) == 1
+        # New games and appends share a transaction.
+        new = NewGame("d", "race", "{}", [SeatRow(0, "human"), SeatRow(1, "computer")], [])
+        assert store.write_many([new, Append("a", 3, [EventRow(4, "resign", "", 0)], "over")]) == [
+            None,
+            None,
+        ]
+        assert [s.player for s in store.load_game("d").seats] == ["human", "computer"]
+        assert store.load_game("a").status == "over"
     finally:
         store.close()
 
