@@ -19,7 +19,11 @@ replayed), which is no opponent at all, only a stand-in that exercises the path.
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import signal
+import threading
+import time
 from collections.abc import Callable
 
 from parlour.core import registry
@@ -50,6 +54,22 @@ def random_move(game_name: str, position: str, seed: int) -> str:
     if not moves:
         raise ValueError("no legal move to choose from")
     return state.move_to_text(random.Random(seed).choice(moves))
+
+
+def start_worker(server_pid: int) -> None:
+    """Run first in each worker process. A forked worker inherits the server's signal
+    handlers (uvicorn's, which would only set a flag nobody reads here): restore the
+    defaults so that stopping it works. And a worker must not outlive its server, even
+    one killed outright: a watcher thread ends it once its parent is gone."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parlour-watch-server", daemon=True).start()
 
 
 def ready() -> bool:

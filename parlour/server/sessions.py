@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
 import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -345,7 +346,10 @@ class Hall:
         # copies only the calling thread, and a spawned worker would re-run the
         # ``parlour serve`` command that started the server.
         self._pool = ProcessPoolExecutor(
-            max_workers=self._workers, mp_context=multiprocessing.get_context("fork")
+            max_workers=self._workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=players.start_worker,
+            initargs=(os.getpid(),),
         )
         await asyncio.get_running_loop().run_in_executor(self._pool, players.ready)
         for game_id in await self._in_db(self.store.game_ids, "playing"):

@@ -4,6 +4,7 @@ exactly where it was, the same tokens play on and a watcher catches up."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -32,7 +33,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(db_url: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def server(
+    db_url: str, log: Path, thinking: float
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A real server process; its "slow" computer level thinks ``thinking`` seconds."""
     port = free_port()
     with log.open("ab") as out:
         process = subprocess.Popen(
@@ -40,6 +44,8 @@ def server(db_url: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], st
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
+            env={**os.environ, "PARLOUR_TEST_THINKING": str(thinking)},
+            start_new_session=True,  # its own process group: the server and its workers
         )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -62,6 +68,22 @@ def server(db_url: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], st
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # any worker left behind
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in path.read_text().split()]
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting to be reaped has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 class Seat:
@@ -93,7 +115,8 @@ def create(base: str, **body: Any) -> Seat:
 def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'games.db'}"
     log = tmp_path / "server.log"
-    with server(db_url, log) as (process, base):
+    # The computer thinks for longer than the first server lives...
+    with server(db_url, log, thinking=60) as (process, base):
         quiet = [create(base, opponent="local") for _ in range(3)]
         for index, seat in enumerate(quiet):
             for _ in range(index + 1):
@@ -129,6 +152,8 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         while len(acknowledged) < 20:
             time.sleep(0.02)
         thinking = versus.game()
+        workers = children(process.pid)
+        assert len(workers) == 2  # the computer's worker processes
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
         stop.set()
@@ -144,8 +169,14 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         # The computer was thinking when the server died.
         assert thinking["turn"] == 1 and thinking["version"] == 3
         last = acknowledged[-1]
+        # The workers do not outlive their server, though one was thinking.
+        deadline = time.monotonic() + 15
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers)
 
-    with server(db_url, log) as (_, base):
+    # ...and briefly once it is back.
+    with server(db_url, log, thinking=0.2) as (_, base):
         for seat in quiet:
             seat.base = base
             assert seat.game() == before[seat.id]
