@@ -30,6 +30,11 @@ any), then one ``update`` with every event after version N and the game, then an
 ``{"type": "action", "id": ..., "action": ..., "version": ..., "move": ...}`` and
 gets ``result`` or ``error`` with the same id; ``{"type": "ping"}`` gets ``pong``.
 Connections from a page of another origin are refused.
+
+``parlour serve`` keeps its games, unless ``--db`` names another store, in the SQLite
+file ``parlour.db`` in the user's data directory (``$XDG_DATA_HOME/parlour``, by
+default ``~/.local/share/parlour``), so every ``parlour serve`` of one user finds the
+same games wherever it is started. One server process per SQLite file.
 """
 
 from __future__ import annotations

@@ -141,6 +141,26 @@ def test_bad_new_games_are_refused(
     assert_error(client.post("/api/games", json=body), status, error)
 
 
+def test_a_huge_body_without_a_length_is_cut_off(
+    client: TestClient, table: Table, sqlite_url: str
+) -> None:
+    game, log = table.game(), stored_events(sqlite_url, table.id)
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"action": "move", "version": 3, "move": "'
+        for _ in range(MAX_BODY // 1000 + 5):
+            yield b"x" * 1000
+        yield b'"}'
+
+    response = client.post(
+        f"/api/games/{table.id}/actions",
+        content=chunks(),  # sent chunked: no Content-Length to trust
+        headers={"Authorization": f"Bearer {table.tokens[1]}"},
+    )
+    assert_error(response, 413, "too-large")
+    assert_unchanged(table, sqlite_url, game, log)
+
+
 def test_unknown_games_routes_and_methods_answer_json(client: TestClient, table: Table) -> None:
     assert_error(client.get("/api/games/nosuchgame"), 404, "unknown-game-id")
     assert_error(client.get("/api/games/" + "x" * 40), 404, "unknown-game-id")
