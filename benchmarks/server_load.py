@@ -55,7 +55,8 @@ raise SystemExit(cli.main(["serve", "--port", sys.argv[2], "--db", sys.argv[3]])
 
 # The peer: the same transport (Starlette, uvicorn, JSON over WebSocket and HTTP) with
 # no rules, no storage and no validation. It answers each move at once with a made-up
-# game, so its latency is the floor this machine gives any such server right now.
+# game of the same shape and size, so its latency is the floor this machine gives any
+# such server right now.
 ECHO = """
 import json, sys
 import uvicorn
@@ -64,9 +65,18 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 def game(version):
+    # Shaped and sized like Parlour's game JSON (its move record grows the same way).
     over = version > 30
-    return {"id": "g", "version": version, "status": "over" if over else "playing",
-            "turn": version % 2, "legal_moves": ["+1", "+2"], "position": str(version)}
+    return {"id": "g", "game": "race", "title": "Race to ten", "side_names": ["Red", "Blue"],
+            "has_chance": True, "has_draws": True, "options": {"opponent": "local"},
+            "created": "2026-11-22T13:00:00+00:00", "version": version,
+            "status": "over" if over else "playing", "position": f"{version},0,0,2",
+            "turn": version % 2, "legal_moves": ["+1", "+2"],
+            "moves": [{"version": v, "side": None if v % 2 else 0, "text": "+1"}
+                      for v in range(1, version + 1)],
+            "draw_offer": None, "claimable_draw": None, "outcome": None,
+            "seats": [{"side": side, "name": name, "player": "human", "level": None,
+                       "taken": True} for side, name in ((0, "Red"), (1, "Blue"))]}
 
 async def catalogue(request):
     return JSONResponse({"games": []})
