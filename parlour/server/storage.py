@@ -115,6 +115,10 @@ class StaleVersionError(Exception):
     """The game's stored version is not the one the writer saw."""
 
 
+class _SomeStale(Exception):
+    """A batch's version checks did not all match (rolled back, to be retried)."""
+
+
 class UnknownGameIdError(LookupError):
     """No stored game has this id."""
 
@@ -246,6 +250,9 @@ class Store:
     def __init__(self, url: str | URL) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
+        # Whether an executemany UPDATE reports its total row count (it does in
+        # SQLite and psycopg): then one statement checks a whole batch's versions.
+        self._counts_many = bool(self.engine.dialect.supports_sane_multi_rowcount)
         metadata.create_all(self.engine)
 
     @property
@@ -287,9 +294,14 @@ class Store:
         written). Each append is checked against its own version; a stale one is
         refused alone (its UPDATE changed nothing) and the others go through.
         Returns, in order, None for each write done and the error for each refused."""
+        together = self._counts_many and len(writes) > 1
         try:
             with self._writing() as conn:
-                return self._write_all(conn, writes)
+                return self._write_all(conn, writes, together)
+        except _SomeStale:
+            # Rolled back: again, one UPDATE each, to tell which were stale.
+            with self._writing() as conn:
+                return self._write_all(conn, writes, together=False)
         except sa.exc.DBAPIError:
             if len(writes) == 1:
                 raise
@@ -298,18 +310,23 @@ class Store:
         for write in writes:
             try:
                 with self._writing() as conn:
-                    results.extend(self._write_all(conn, [write]))
+                    results.extend(self._write_all(conn, [write], together=False))
             except sa.exc.DBAPIError as error:
                 results.append(error)
         return results
 
     def _write_all(
-        self, conn: Connection, writes: Sequence[Append | NewGame]
+        self, conn: Connection, writes: Sequence[Append | NewGame], together: bool
     ) -> list[Exception | None]:
+        """The statements of a batch. ``together``: all the version checks in one
+        executemany, whose total row count says whether every one matched (the
+        common case, and much cheaper); if not, _SomeStale rolls the batch back."""
         results: list[Exception | None] = []
         games: list[dict[str, Any]] = []
         seats: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
+        versions: list[dict[str, Any]] = []
+        seat_updates: list[dict[str, Any]] = []
         for write in writes:
             if isinstance(write, NewGame):
                 games.append(
@@ -326,30 +343,31 @@ class Store:
                 events.extend(_event_row(write.id, event) for event in write.events)
                 results.append(None)
                 continue
-            new_version = write.seen_version + len(write.events)
-            result = conn.execute(
-                _UPDATE_VERSION,
-                {
-                    "b_id": write.game_id,
-                    "b_seen": write.seen_version,
-                    "b_new": new_version,
-                    "b_status": write.status,
-                },
-            )
-            if result.rowcount != 1:
+            version = {
+                "b_id": write.game_id,
+                "b_seen": write.seen_version,
+                "b_new": write.seen_version + len(write.events),
+                "b_status": write.status,
+            }
+            if together:
+                versions.append(version)
+            elif conn.execute(_UPDATE_VERSION, version).rowcount != 1:
                 results.append(StaleVersionError(write.game_id))
                 continue
             if write.seat_update is not None:
-                conn.execute(
-                    _UPDATE_SEAT,
+                seat_updates.append(
                     {
                         "b_id": write.game_id,
                         "b_side": write.seat_update.side,
                         "b_token_hash": write.seat_update.token_hash,
-                    },
+                    }
                 )
             events.extend(_event_row(write.game_id, event) for event in write.events)
             results.append(None)
+        if versions and conn.execute(_UPDATE_VERSION, versions).rowcount != len(versions):
+            raise _SomeStale()
+        if seat_updates:
+            conn.execute(_UPDATE_SEAT, seat_updates)
         # New games before their seats and events (the foreign keys).
         for table, rows in ((games_table, games), (seats_table, seats), (events_table, events)):
             if rows:
