@@ -1,0 +1,81 @@
+"""Chess through the page: against the computer, and between two browsers over
+the network (an invite link), with illegal attempts explained and the end announced."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import (
+    ARTIFACTS,
+    click_move,
+    click_square,
+    drag_move,
+    settle,
+    shoot,
+    start_game,
+    version,
+    wait_for_version,
+    wait_my_turn,
+)
+
+
+def test_against_the_computer(page: Page) -> None:
+    start_game(page, "chess", "computer")
+    page.on("dialog", lambda dialog: dialog.accept())
+    # Picking up a pawn marks its two squares.
+    click_square(page, "e2")
+    expect(page.locator('#board [data-dest="e3"]')).to_have_count(1)
+    expect(page.locator('#board [data-dest="e4"]')).to_have_count(1)
+    before = version(page)
+    click_square(page, "e4")
+    wait_for_version(page, before + 2)  # ours, then the computer's answer
+    wait_my_turn(page)
+    expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("e4")
+    # An illegal attempt is refused with the rule it breaks; nothing changes.
+    at = version(page)
+    click_move(page, "e1", "e3")
+    expect(page.get_by_test_id("message")).to_contain_text("king")
+    assert version(page) == at
+    # A drag plays too.
+    drag_move(page, "g1", "f3")
+    wait_for_version(page, at + 2)
+    wait_my_turn(page)
+    expect(page.get_by_test_id("hint")).to_be_visible()
+    shoot(page, "chess-computer")
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("ending")).to_have_text("Black wins by resignation.")
+
+
+def test_two_friends_over_the_network(two_pages: tuple[Page, Page]) -> None:
+    white, black = two_pages
+    start_game(white, "chess", "friend", side=0)
+    link = white.get_by_test_id("invite-link").input_value()
+    assert "#join=" in link
+    black.goto(link)
+    expect(black.locator("#board[data-version]")).to_be_visible()
+    settle(black)
+    # Each sees their own side at the bottom: Black's board is flipped.
+    e7, e2 = (black.locator(f'#board [data-square="{n}"]').bounding_box() for n in ("e7", "e2"))
+    assert e7 is not None and e2 is not None and e7["y"] > e2["y"]
+    for mover, watcher, start, end in [
+        (white, black, "f2", "f3"),
+        (black, white, "e7", "e5"),
+        (white, black, "g2", "g4"),
+    ]:
+        wait_my_turn(mover)
+        before = version(mover)
+        click_move(mover, start, end)
+        wait_for_version(watcher, before + 1)
+    wait_my_turn(black)
+    drag_move(black, "d8", "h4")
+    for page in (white, black):
+        expect(page.get_by_test_id("ending")).to_have_text("Black wins by checkmate.")
+        expect(page.locator('#board [data-check="e1"]')).to_have_count(1)
+    shoot(white, "chess-network-white")
+    shoot(black, "chess-network-black")
+    with white.expect_download() as download:
+        white.get_by_test_id("download").click()
+    saved = ARTIFACTS / "chess-game.pgn"
+    download.value.save_as(saved)
+    text = saved.read_text()
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in text and '[Result "0-1"]' in text
