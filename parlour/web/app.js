@@ -215,15 +215,23 @@ function outcomeText(game) {
 function moveListItems(game) {
   const record = game.moves;
   if (game.game === "backgammon") {
+    // A roll and the throw that follows it make one line: "White rolls 6-4".
     const rows = [];
     for (const entry of record) {
-      if (entry.side === null) {
-        rows.push({ who: "dice", text: entry.text });
+      const dice = entry.side === null ? `${entry.text[0]}-${entry.text[1]}` : null;
+      const previous = rows.at(-1);
+      if (dice && previous && previous.roll) {
+        previous.text = `${previous.who} rolls ${dice}`;
+        previous.roll = false;
+      } else if (dice) {
+        rows.push({ text: `Opening throw ${dice}`, cls: "throw" });
+      } else if (entry.text === "roll") {
+        rows.push({ who: game.side_names[entry.side], text: `${game.side_names[entry.side]} rolls`, roll: true, cls: "throw" });
       } else {
-        rows.push({ who: game.side_names[entry.side], text: entry.text });
+        rows.push({ text: `${game.side_names[entry.side]}: ${entry.text}`, cls: "" });
       }
     }
-    return rows.map((r) => h("li", { class: r.who === "dice" ? "throw" : "" }, r.who === "dice" ? `🎲 ${r.text}` : `${r.who}: ${r.text}`));
+    return rows.map((r) => h("li", { class: r.cls }, r.text));
   }
   const items = [];
   for (let i = 0; i < record.length; i += 2) {
