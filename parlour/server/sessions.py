@@ -264,6 +264,9 @@ class Session:
             "claimable_draw": state.claimable_draw() if outcome is None else None,
             "board": views.board(state),
             "can_export": views.has(game, "export"),
+            # Advice comes from the game's engine, in a game against the computer.
+            "hints": any(seat.player == "computer" for seat in self.seats)
+            and bool(players.engine_levels(game.name)),
             "outcome": None
             if outcome is None
             else {

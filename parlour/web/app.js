@@ -258,7 +258,6 @@ async function showGame(gameId) {
   const seats = store.seats(gameId);
   const mySides = seats.map((s) => s.side);
   const tokenFor = (side) => (seats.find((s) => s.side === side) || {}).token;
-  const computer = game.seats.some((s) => s.player === "computer");
   const state = {
     game,
     flipped: defaultFlip(game, mySides),
@@ -527,7 +526,7 @@ async function showGame(gameId) {
         }
         if (g.claimable_draw && myTurn) buttons.push(button(`Claim a draw (${g.claimable_draw})`, "claim-draw", () => act("claim-draw")));
       }
-      if (computer && myTurn) buttons.push(button("Hint", "hint", askHint));
+      if (g.hints && myTurn) buttons.push(button("Hint", "hint", askHint));
       buttons.push(button("Resign", "resign", () => { if (confirmResign()) act("resign"); }, "danger"));
     }
     buttons.push(button("Flip the board", "flip", () => { state.flipped = !state.flipped; draw(); }));

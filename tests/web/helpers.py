@@ -47,9 +47,21 @@ def wait_my_turn(page: Page) -> None:
 
 
 def square(page: Page, name: str) -> tuple[float, float]:
-    box = page.locator(f'#board [data-square="{name}"]').bounding_box()
-    assert box is not None, f"no square {name}"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(5):  # the board may be redrawn (a live update) while we look
+        box = page.locator(f'#board [data-square="{name}"]').bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no square {name}")
+
+
+def join(creator: Page, friend: Page) -> None:
+    """The friend opens the creator's invite link; both pages settle on the game."""
+    friend.goto(creator.get_by_test_id("invite-link").input_value())
+    expect(friend.locator("#board[data-version]")).to_be_visible()
+    settle(friend)
+    wait_for_version(creator, version(friend))
+    expect(creator.get_by_test_id("invite-link")).to_be_hidden()
 
 
 def click_square(page: Page, name: str) -> None:

@@ -11,8 +11,8 @@ from tests.web.helpers import (
     click_move,
     click_square,
     drag_move,
+    join,
     play_any_move,
-    settle,
     shoot,
     start_game,
     version,
@@ -43,9 +43,7 @@ def test_against_the_computer(page: Page) -> None:
 def test_two_friends_and_the_compulsory_jump(two_pages: tuple[Page, Page]) -> None:
     black, white = two_pages
     start_game(black, "checkers", "friend", side=0)
-    white.goto(black.get_by_test_id("invite-link").input_value())
-    expect(white.locator("#board[data-version]")).to_be_visible()
-    settle(white)
+    join(black, white)
     for mover, watcher, start, end in [(black, white, "11", "15"), (white, black, "22", "18")]:
         wait_my_turn(mover)
         before = version(mover)

@@ -10,7 +10,7 @@ from tests.web.helpers import (
     click_move,
     click_square,
     drag_move,
-    settle,
+    join,
     shoot,
     start_game,
     version,
@@ -40,7 +40,13 @@ def test_against_the_computer(page: Page) -> None:
     drag_move(page, "g1", "f3")
     wait_for_version(page, at + 2)
     wait_my_turn(page)
-    expect(page.get_by_test_id("hint")).to_be_visible()
+    # The board turns round and back.
+    e2 = page.locator('#board [data-square="e2"]')
+    low = e2.bounding_box()
+    page.get_by_test_id("flip").click()
+    high = e2.bounding_box()
+    assert low is not None and high is not None and high["y"] < low["y"]
+    page.get_by_test_id("flip").click()
     shoot(page, "chess-computer")
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("ending")).to_have_text("Black wins by resignation.")
@@ -49,11 +55,8 @@ def test_against_the_computer(page: Page) -> None:
 def test_two_friends_over_the_network(two_pages: tuple[Page, Page]) -> None:
     white, black = two_pages
     start_game(white, "chess", "friend", side=0)
-    link = white.get_by_test_id("invite-link").input_value()
-    assert "#join=" in link
-    black.goto(link)
-    expect(black.locator("#board[data-version]")).to_be_visible()
-    settle(black)
+    assert "#join=" in white.get_by_test_id("invite-link").input_value()
+    join(white, black)
     # Each sees their own side at the bottom: Black's board is flipped.
     e7, e2 = (black.locator(f'#board [data-square="{n}"]').bounding_box() for n in ("e7", "e2"))
     assert e7 is not None and e2 is not None and e7["y"] > e2["y"]
