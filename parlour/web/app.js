@@ -120,7 +120,7 @@ async function showHome() {
   const cards = catalogue.games.map((game) => gameCard(game));
   const recent = store.recent();
   main.replaceChildren(
-    h("section", { class: "intro" },
+    ...[h("section", { class: "intro" },
       h("h1", {}, "Parlour"),
       h("p", {}, "Chess, checkers and backgammon: play the computer, a friend at this screen, or a friend anywhere with a link."),
     ),
@@ -130,7 +130,7 @@ async function showHome() {
           h("h2", {}, "Your recent games"),
           h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `#game=${g.id}` }, `${g.title} (${new Date(g.at).toLocaleString()})`)))),
         )
-      : null,
+      : null].filter(Boolean),
   );
 }
 
@@ -139,7 +139,7 @@ function gameCard(game) {
   const levelSelect = h("select", { id: id("level"), name: "level", "data-testid": `${game.name}-level` },
     game.levels.map((level) =>
       h("option", { value: level.name, selected: level.name === game.default_level, title: level.about },
-        level.name === "random" ? "random moves (test)" : `level ${level.name}${level.about.includes("strongest") ? " (strongest)" : level.name === "1" ? " (beginner)" : ""}`),
+        level.name === "random" ? "random moves (test)" : `level ${level.name} of ${game.levels.length - 1}${level.name === "1" ? " (beginner)" : ""}`),
     ),
   );
   const opponent = (value, label, checked) =>

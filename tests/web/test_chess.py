@@ -20,6 +20,9 @@ from tests.web.helpers import (
 
 
 def test_against_the_computer(page: Page) -> None:
+    page.goto("/")
+    expect(page.locator("form.card")).to_have_count(3)
+    shoot(page, "home")
     start_game(page, "chess", "computer")
     page.on("dialog", lambda dialog: dialog.accept())
     # Picking up a pawn marks its two squares.
@@ -82,3 +85,23 @@ def test_two_friends_over_the_network(two_pages: tuple[Page, Page]) -> None:
     download.value.save_as(saved)
     text = saved.read_text()
     assert "1. f3 e5 2. g4 Qh4# 0-1" in text and '[Result "0-1"]' in text
+
+
+def test_promotion_picker_and_a_draw_agreed_at_one_screen(page: Page) -> None:
+    start_game(page, "chess", "local")
+    plies = ["h2h4", "g7g5", "h4g5", "g8f6", "g5g6", "b8c6", "g6h7", "h8g8"]
+    for ply in plies:
+        before = version(page)
+        click_move(page, ply[:2], ply[2:])
+        wait_for_version(page, before + 1)
+    before = version(page)
+    click_move(page, "h7", "g8")
+    # Four choices; the knight it is.
+    expect(page.locator("#choices button[data-testid^=promote-]")).to_have_count(4)
+    page.get_by_test_id("promote-n").click()
+    wait_for_version(page, before + 1)
+    expect(page.get_by_test_id("moves")).to_contain_text("hxg8=N")
+    expect(page.locator('#board [data-on="g8"]')).to_have_attribute("data-piece", "N")
+    page.get_by_test_id("offer-draw").click()
+    page.get_by_test_id("accept-draw").click()
+    expect(page.get_by_test_id("ending")).to_have_text("Draw by agreement.")
