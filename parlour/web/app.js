@@ -208,8 +208,7 @@ function outcomeText(game) {
   const o = game.outcome;
   if (!o) return "";
   if (o.winner === null) return `Draw by ${o.reason}.`;
-  const points = game.game === "backgammon" ? ` (${o.points} point${o.points === 1 ? "" : "s"})` : "";
-  return `${o.winner_name} wins by ${o.reason}${points}.`;
+  return `${o.winner_name} wins by ${o.reason} (${o.points} point${o.points === 1 ? "" : "s"}).`;
 }
 
 function moveListItems(game) {
@@ -261,6 +260,7 @@ async function showGame(gameId) {
   const state = {
     game,
     flipped: defaultFlip(game, mySides),
+    selected: null,
     turn: null, // backgammon: the turn being entered, from the server
     steps: [],
     message: "",
@@ -348,6 +348,7 @@ async function showGame(gameId) {
     if (changed) {
       state.steps = [];
       state.turn = null;
+      state.selected = null;
     }
     await loadTurn();
     draw();
@@ -435,6 +436,11 @@ async function showGame(gameId) {
     const render = RENDERERS[g.game];
     const ctx = {
       flipped: state.flipped,
+      // A piece picked up stays picked up when a live update redraws the board.
+      selected: state.selected,
+      onSelect: (name) => {
+        state.selected = name;
+      },
       canMove: (side) => mayAct(side) && g.status === "playing",
       say,
       attempt: (text) => act("move", text),

@@ -37,7 +37,7 @@ def test_against_the_computer(page: Page) -> None:
     expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("11-15")
     shoot(page, "checkers-computer")
     page.get_by_test_id("resign").click()
-    expect(page.get_by_test_id("ending")).to_have_text("White wins by resignation.")
+    expect(page.get_by_test_id("ending")).to_have_text("White wins by resignation (1 point).")
 
 
 def test_two_friends_and_the_compulsory_jump(two_pages: tuple[Page, Page]) -> None:

@@ -52,7 +52,7 @@ def test_against_the_computer(page: Page) -> None:
     page.get_by_test_id("flip").click()
     shoot(page, "chess-computer")
     page.get_by_test_id("resign").click()
-    expect(page.get_by_test_id("ending")).to_have_text("Black wins by resignation.")
+    expect(page.get_by_test_id("ending")).to_have_text("Black wins by resignation (1 point).")
 
 
 def test_two_friends_over_the_network(two_pages: tuple[Page, Page]) -> None:
@@ -75,7 +75,7 @@ def test_two_friends_over_the_network(two_pages: tuple[Page, Page]) -> None:
     wait_my_turn(black)
     drag_move(black, "d8", "h4")
     for page in (white, black):
-        expect(page.get_by_test_id("ending")).to_have_text("Black wins by checkmate.")
+        expect(page.get_by_test_id("ending")).to_have_text("Black wins by checkmate (1 point).")
         expect(page.locator('#board [data-check="e1"]')).to_have_count(1)
     shoot(white, "chess-network-white")
     shoot(black, "chess-network-black")

@@ -59,6 +59,8 @@ export function renderCheckers(game, ctx) {
     drawPiece,
     coordinates: numbers,
     flipped: ctx.flipped,
+    selected: ctx.selected,
+    onSelect: ctx.onSelect,
     last: board.last ? [board.last[0], board.last[board.last.length - 1]].map(String) : [],
     check: null,
     mine: (letter) => mayMove && letter.toLowerCase() === mineLetter,

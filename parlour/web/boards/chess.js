@@ -50,6 +50,8 @@ export function renderChess(game, ctx) {
     drawPiece,
     coordinates,
     flipped: ctx.flipped,
+    selected: ctx.selected,
+    onSelect: ctx.onSelect,
     last: board.last,
     check: board.check,
     mine: (letter) => mayMove && (letter === letter.toUpperCase()) === white,

@@ -96,6 +96,10 @@ export function squareBoard(options) {
   function select(name) {
     selected = name;
     showDestinations(name);
+    if (options.onSelect) options.onSelect(name);
+  }
+  if (options.selected && options.pieces[options.selected] && options.mine(options.pieces[options.selected])) {
+    select(options.selected);
   }
 
   root.addEventListener("pointerdown", (event) => {
