@@ -507,9 +507,19 @@ async function showGame(gameId) {
     const button = (label, testid, onclick, cls = "") => h("button", { type: "button", "data-testid": testid, class: cls, onclick }, label);
     const myTurn = typeof g.turn === "number" && mayAct(g.turn) && !g.outcome;
     if (g.game === "backgammon" && myTurn) {
-      const words = { roll: "Roll the dice", double: "Double", take: "Take", drop: "Drop (pass)", beaver: "Beaver" };
+      const words = {
+        roll: "Roll the dice", double: "Double", take: "Take", drop: "Drop (pass)", beaver: "Beaver",
+        accept: "Accept the resignation", decline: "Decline the resignation",
+      };
       for (const move of g.legal_moves) {
         if (words[move]) buttons.push(button(words[move], `bg-${move}`, () => act("move", move), move === "roll" || move === "take" ? "primary" : ""));
+      }
+      if (g.board.phase === "resigning") {
+        const offer = [...g.moves].reverse().find((m) => m.text.startsWith("resign"));
+        say(`${g.side_names[g.board.mover]} offers to resign${offer ? ` (${offer.text.slice(7)})` : ""}: accept to win that much now, or decline and play on.`, "hint");
+      }
+      if (g.board.phase === "beavered") {
+        say("Your double was beavered: take at four times the stake, or drop.", "hint");
       }
       if (g.board.phase === "doubled") {
         say(`${g.side_names[g.board.mover]} doubles to ${g.board.cube.value * 2}: take, or drop and lose ${g.board.cube.value} point${g.board.cube.value === 1 ? "" : "s"}.`, "hint");
