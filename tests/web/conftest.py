@@ -79,8 +79,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one test module. Playwright's sync API runs an event loop in
+    this thread while it is open: closing it after each module leaves no loop
+    behind for tests that start their own (asyncio.run)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium")
     with sync_playwright() as playwright:
