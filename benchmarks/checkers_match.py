@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.notation import PdnGame, write_pdn
 from parlour.checkers.rules import BLACK, CHECKERS, CheckersState, Move
 
 #: Three-move ballots (Black, White, Black) from the ACF three-move list: a subset,
@@ -154,6 +155,7 @@ class GameResult:
     their_seconds: float
     their_moves: int
     capped: bool
+    pdn: str
 
 
 def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
@@ -189,6 +191,14 @@ def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
         timing[ours][0] += time.perf_counter() - started
         timing[ours][1] += 1
         state.push(move)
+    names = {"Black": "Parlour", "White": "py-draughts"}
+    if not parlour_black:
+        names = {"Black": "py-draughts", "White": "Parlour"}
+    ours_black = score if parlour_black else 1.0 - score
+    result = {1.0: "0-1", 0.5: "1/2-1/2", 0.0: "1-0"}[ours_black]
+    pdn = write_pdn(
+        PdnGame.from_state(state, {"Event": f"ballot {ballot}", **names}, result=result)
+    )
     return GameResult(
         ballot,
         parlour_black,
@@ -200,6 +210,7 @@ def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
         timing[False][0],
         int(timing[False][1]),
         capped,
+        pdn,
     )
 
 
@@ -228,6 +239,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=0.3, help="time per move, both sides")
     parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument("--pdn", type=Path, help="write the games to this PDN file")
     args = parser.parse_args()
 
     ballots = BALLOTS[: args.ballots]
@@ -252,6 +264,8 @@ def main() -> int:
                 flush=True,
             )
 
+    if args.pdn is not None:
+        args.pdn.write_text("\n".join(game.pdn for game in results))
     scores = [game.score for game in results]
     mean, low, high = interval(scores)
     wins = scores.count(1.0)

@@ -217,7 +217,8 @@ def evaluate(position: Position) -> int:
     )
     if pieces:
         # Ahead, trade down: the same lead counts for more with fewer pieces left.
-        score += material * 6 // pieces
+        bonus = abs(material) * 6 // pieces  # (rounded the same way for both sides)
+        score += bonus if material > 0 else -bonus
 
     # The back-rank guard matters while the other side has men to crown.
     if white_men:
@@ -423,7 +424,7 @@ LEVELS: dict[int, Level] = {
     1: Level(depth=2, seconds=0.1, margin=120, slip=0.3),
     2: Level(depth=2, seconds=0.1, margin=70, slip=0.15),
     3: Level(depth=3, seconds=0.15, margin=40, slip=0.08),
-    4: Level(depth=5, seconds=0.2, margin=15, slip=0.0),
+    4: Level(depth=4, seconds=0.2),
     5: Level(depth=64, seconds=0.3),
     6: Level(depth=64, seconds=0.6),
     7: Level(depth=64, seconds=1.0),
@@ -445,7 +446,7 @@ class CheckersEngine(Engine[Move]):
     default_level = 6
 
     def __init__(self) -> None:
-        self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 20)
+        self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
 
     def time_limit(self, level: int) -> float:
         return LEVELS[self.check_level(level)].seconds
@@ -493,7 +494,9 @@ class CheckersEngine(Engine[Move]):
             return legal[0]
         if plan.margin:
             return self._weaker_move(state, plan, rng or random.Random())
-        result = self.analyse(state, seconds=plan.seconds, depth=plan.depth)
+        # The search looks at the clock every thousand nodes or so: aim a little
+        # short of the level's limit so that a move never takes longer.
+        result = self.analyse(state, seconds=plan.seconds * 0.85, depth=plan.depth)
         assert result.best_move is not None
         return self.to_move(state, result.best_move)
 
@@ -502,9 +505,14 @@ class CheckersEngine(Engine[Move]):
         chosen at random among those close to the best (now and then among a
         wider set: a careless look at the board)."""
         board = SearchBoard.from_state(state)
-        searcher: AlphaBeta[Step] = AlphaBeta(max_depth=max(plan.depth - 1, 1), node_limit=20_000)
+        steps = board.moves()
+        searcher: AlphaBeta[Step] = AlphaBeta(
+            max_depth=max(plan.depth - 1, 1),
+            time_limit=plan.seconds * 0.85 / len(steps),
+            table_size=1 << 16,
+        )
         scored: list[tuple[int, Step]] = []
-        for step in board.moves():
+        for step in steps:
             board.make(step)
             terminal = board.terminal_score(1)
             score = terminal if terminal is not None else searcher.search(board).score
@@ -520,7 +528,7 @@ class CheckersEngine(Engine[Move]):
         legal = state.legal_moves()
         if not legal:
             raise ValueError("the game is over: there is no move to suggest")
-        result = self.analyse(state, seconds=HINT_SECONDS)
+        result = self.analyse(state, seconds=HINT_SECONDS * 0.85)
         assert result.best_move is not None
         move = self.to_move(state, result.best_move)
         return Hint(move, str(move), assess(state, result), float(result.score))
