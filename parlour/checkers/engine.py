@@ -6,9 +6,9 @@ board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves a
 
 * material, a king worth about 1.35 men, and when one side is ahead, a bonus
   that grows as pieces come off, so the side ahead trades down;
-* men: advancement, the centre, the back-rank guard (men on 1 and 3 for Black, 30
-  and 32 for White keep the other side's men from crowning), runaway men with an
-  open road to the king row;
+* men: advancement (the tempo count, row by row), the centre, the back-rank
+  guard (men on 1 and 3 for Black, 30 and 32 for White keep the other side's men
+  from crowning), runaway men with an open road to the king row;
 * kings: the centre; mobility for everyone;
 * the endgame: a side ahead hunts the other's kings (its kings close in) and is
   paid for every enemy king out of the double corners -- the one place where a
@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult
 from parlour.checkers.rules import (
+    BIT_SQUARE,
     BLACK,
     BOARD,
     CROWN_ROW,
@@ -68,8 +70,8 @@ def _row_column(square: int) -> tuple[int, int]:
     return row, 2 * index + (1 if row % 2 == 0 else 0)
 
 
-def _mask(squares: object) -> int:
-    return sum(1 << SQUARE_BIT[n] for n in squares)  # type: ignore[attr-defined]
+def _mask(squares: Iterable[int]) -> int:
+    return sum(1 << SQUARE_BIT[n] for n in squares)
 
 
 def _king_distance(a: int, b: int) -> int:
@@ -81,11 +83,7 @@ def _king_distance(a: int, b: int) -> int:
 SQUARES = range(1, 33)
 #: King steps between the squares on two bits (35 x 35, 0 for the padding bits).
 DISTANCE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        _king_distance(a, b) if a and b else 0
-        for b in (next((n for n in SQUARES if SQUARE_BIT[n] == j), 0) for j in range(35))
-    )
-    for a in (next((n for n in SQUARES if SQUARE_BIT[n] == i), 0) for i in range(35))
+    tuple(_king_distance(a, b) if a and b else 0 for b in BIT_SQUARE) for a in BIT_SQUARE
 )
 
 DOUBLE_CORNERS = (1, 5, 28, 32)
@@ -232,16 +230,14 @@ def evaluate(position: Position) -> int:
         - _count_steps(Side.SECOND, white_men, white_kings, empty)
     )
 
-    # Runaway men: nothing of the other side's in the cone ahead.
+    # Runaway men: no enemy man in the cone ahead and no enemy king to come back.
     if not white_kings:
-        white = white_men
         for bit in _bit_indices(black_men & BLACK_RUNAWAY_ROWS):
-            if not BLACK_CONES[bit] & white:
+            if not BLACK_CONES[bit] & white_men:
                 score += RUNAWAY + 8 * ROW_OF_BIT[bit]
     if not black_kings:
-        black = black_men
         for bit in _bit_indices(white_men & WHITE_RUNAWAY_ROWS):
-            if not WHITE_CONES[bit] & black:
+            if not WHITE_CONES[bit] & black_men:
                 score -= RUNAWAY + 8 * (7 - ROW_OF_BIT[bit])
 
     if material and (pieces <= 8 or not black_men or not white_men):
@@ -251,17 +247,18 @@ def evaluate(position: Position) -> int:
 
 
 def _endgame(kings: int, their_men: int, their_kings: int, ahead: bool) -> int:
-    """What one side's kings are worth in the hunt: ahead, closing in on the
-    other side's pieces, and paid for enemy kings away from the double corners;
-    behind, the double corners for its own kings (scored by the other side's call)."""
+    """The hunt, scored for the side ahead: each of its kings is paid for being
+    close to the nearest enemy piece, and it is paid for each enemy king out of
+    the double corners (see :data:`REFUGE`). The side behind scores nothing here,
+    so it gains by what the side ahead loses: shelter in a double corner."""
     if not ahead:
         return 0
     score = -_sum_over(REFUGE, their_kings)
     targets = _bit_indices(their_men | their_kings)
     if targets:
         for king in _bit_indices(kings):
-            row = DISTANCE[king]
-            score -= 6 * min(row[target] for target in targets)
+            distances = DISTANCE[king]
+            score -= 6 * min(distances[target] for target in targets)
     return score
 
 
@@ -302,11 +299,12 @@ class SearchBoard:
         history = state._seen[-1 - quiet :]
         return cls(state.position, state.turn, quiet, list(history))
 
-    def _sides(self) -> tuple[int, int, int, int]:
+    def _sides(self) -> tuple[int, int, int]:
+        """The mover's men and kings, and the other side's pieces."""
         black_men, black_kings, white_men, white_kings = self.position
         if self.side is BLACK:
-            return black_men, black_kings, white_men | white_kings, 0
-        return white_men, white_kings, black_men | black_kings, 0
+            return black_men, black_kings, white_men | white_kings
+        return white_men, white_kings, black_men | black_kings
 
     def moves(self) -> list[Step]:
         if self._moves is None:
@@ -314,7 +312,7 @@ class SearchBoard:
         return self._moves
 
     def _generate(self) -> list[Step]:
-        men, kings, opponents, _ = self._sides()
+        men, kings, opponents = self._sides()
         empty = BOARD & ~(men | kings | opponents)
         side = self.side
         paths = _capture_paths(side, men, kings, opponents, empty)
@@ -334,7 +332,7 @@ class SearchBoard:
         return steps
 
     def must_capture(self) -> bool:
-        men, kings, opponents, _ = self._sides()
+        men, kings, opponents = self._sides()
         empty = BOARD & ~(men | kings | opponents)
         return bool(_jumpers(self.side, men, kings, opponents, empty))
 
@@ -390,7 +388,7 @@ class SearchBoard:
         return score if self.side is BLACK else -score
 
     def terminal_score(self, ply: int) -> int | None:
-        men, kings, opponents, _ = self._sides()
+        men, kings, opponents = self._sides()
         empty = BOARD & ~(men | kings | opponents)
         side = self.side
         if not _count_steps(side, men, kings, empty) and not _jumpers(
