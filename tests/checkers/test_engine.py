@@ -211,7 +211,7 @@ def test_finds_the_two_for_one_shot(fen: str, shot: str) -> None:
 @pytest.mark.parametrize(("fen", "best"), CAPTURE_CHOICES)
 def test_chooses_the_winning_capture_sequence(fen: str, best: str) -> None:
     state = CHECKERS.state_from_text(fen)
-    assert winning_moves(state, plies=4)[:1] == [best] or best in winning_moves(state, 4)
+    assert best in winning_moves(state, plies=4)
     scores = {}
     for move in state.legal_moves():
         state.push(move)
@@ -412,10 +412,8 @@ def test_the_evaluation_is_symmetric() -> None:
     rng = random.Random(3)
     for _ in range(300):
         state = random_set_up(rng)
-        black_men, black_kings, white_men, white_kings = state.position
         mirrored = CHECKERS.state_from_text(_mirror_fen(state))
-        assert evaluate(mirrored.position) == -evaluate(state.position)
-        del black_men, black_kings, white_men, white_kings
+        assert evaluate(mirrored.position) == -evaluate(state.position), state.to_text()
 
 
 def _mirror_fen(state: CheckersState) -> str:
