@@ -249,49 +249,9 @@ def test_quiescence_at_depth_zero_matches_reference(seed: int) -> None:
 
 
 def _after(tree: Tree, move: int) -> Tree:
-    twin = type(tree)(tree.rng_seed, tree.depth)
+    twin = Exchanges(tree.rng_seed, tree.depth)
     twin.path = [*tree.path, move]
     return twin
-
-
-class CompulsoryExchanges(Exchanges):
-    """As in checkers, where a capture is compulsory: at some nodes the mover must
-    play a noisy move and may not stand pat on the static score."""
-
-    def may_stand_pat(self) -> bool:
-        return not self.moves() or self._rng(self.path).random() < 0.5
-
-
-def forced_quiesce_reference(tree: Tree, alpha: int, beta: int) -> int:
-    """Quiescence by the definition, minimax without cut-offs: the best of the
-    static score (where standing pat is allowed) and every noisy move."""
-    scores = [tree.evaluate()] if tree.may_stand_pat() else []
-    for move in tree.noisy_moves():
-        tree.make(move)
-        scores.append(-forced_quiesce_reference(tree, -beta, -alpha))
-        tree.unmake()
-    return max(scores)
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_quiescence_does_not_stand_pat_where_a_noisy_move_is_forced(seed: int) -> None:
-    tree = CompulsoryExchanges(seed, depth=5)
-    engine: AlphaBeta[int] = AlphaBeta(max_depth=1)
-    expected = max(
-        -forced_quiesce_reference(_after(tree, move), -(10**9), 10**9) for move in tree.moves()
-    )
-    assert engine.search(tree).score == expected
-
-
-def test_forced_quiescence_changes_scores() -> None:
-    differs = 0
-    for seed in range(10):
-        forced = CompulsoryExchanges(seed, depth=5)
-        free = Exchanges(seed, depth=5)
-        score_forced = AlphaBeta[int](max_depth=1).search(forced).score
-        score_free = AlphaBeta[int](max_depth=1).search(free).score
-        differs += score_forced != score_free
-    assert differs > 0
 
 
 # -- expectimax ----------------------------------------------------------------
