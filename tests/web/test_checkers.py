@@ -34,6 +34,9 @@ def test_against_the_computer(page: Page) -> None:
     wait_my_turn(page)
     play_any_move(page, "bB")
     wait_my_turn(page)
+    # The engine's advice, computed in a worker process.
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("message")).to_contain_text("Hint: ")
     expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("11-15")
     shoot(page, "checkers-computer")
     page.get_by_test_id("resign").click()
