@@ -216,20 +216,26 @@ function moveListItems(game) {
   if (game.game === "backgammon") {
     // A roll and the throw that follows it make one line: "White rolls 6-4".
     const rows = [];
-    for (const entry of record) {
+    record.forEach((entry, i) => {
       const dice = entry.side === null ? `${entry.text[0]}-${entry.text[1]}` : null;
       const previous = rows.at(-1);
       if (dice && previous && previous.roll) {
         previous.text = `${previous.who} rolls ${dice}`;
         previous.roll = false;
-      } else if (dice) {
+      } else if (dice && record.slice(0, i).every((m) => m.side === null)) {
         rows.push({ text: `Opening throw ${dice}`, cls: "throw" });
+      } else if (dice) {
+        // A throw with no "roll" before it: the doubler's, after a take.
+        const next = record.slice(i + 1).find((m) => m.side !== null);
+        const mover = next ? next.side : game.board && game.board.mover;
+        rows.push({ text: `${game.side_names[mover] ?? "Dice"} rolls ${dice}`, cls: "throw" });
       } else if (entry.text === "roll") {
-        rows.push({ who: game.side_names[entry.side], text: `${game.side_names[entry.side]} rolls`, roll: true, cls: "throw" });
+        const who = game.side_names[entry.side];
+        rows.push({ who, text: `${who} rolls`, roll: true, cls: "throw" });
       } else {
         rows.push({ text: `${game.side_names[entry.side]}: ${entry.text}`, cls: "" });
       }
-    }
+    });
     return rows.map((r) => h("li", { class: r.cls }, r.text));
   }
   const items = [];

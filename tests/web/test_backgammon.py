@@ -90,5 +90,8 @@ def test_two_friends_with_the_cube(two_pages: tuple[Page, Page]) -> None:
             other.get_by_test_id("bg-take").click()
             wait_for_version(on_turn, before + 1)
             expect(on_turn.get_by_test_id("cube")).to_contain_text("Cube: 2")
+    # The last play stays marked on both boards.
+    for page in (white, black):
+        expect(page.locator("#board [data-last]").first).to_be_attached()
     shoot(white, "backgammon-network-white")
     shoot(black, "backgammon-network-black")

@@ -56,6 +56,24 @@ function die(x, y, value, used) {
   return group;
 }
 
+/** The points of the last checker play as [[point, "from" | "to"], ...] in the first
+ * side's numbering, read from its move text ("24/18 13/11", "bar/22*", "8/5(2)"). */
+function lastPlay(game) {
+  const entry = [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
+  if (!entry) return null;
+  const absolute = (word) => {
+    if (word === "bar" || word === "off") return word;
+    const n = Number(word);
+    return entry.side === 0 ? n : 25 - n;
+  };
+  const marks = [];
+  for (const token of entry.text.split(" ")) {
+    const hops = token.replace(/\(\d+\)$/, "").replaceAll("*", "").split("/");
+    hops.forEach((hop, i) => marks.push([absolute(hop), i === 0 ? "from" : "to"]));
+  }
+  return marks;
+}
+
 export function renderBackgammon(game, ctx) {
   const board = game.board;
   const layout = ctx.turn || board;
@@ -135,6 +153,18 @@ export function renderBackgammon(game, ctx) {
     const [a, b] = board.dice;
     const x0 = board.mover === 0 ? 186 : 66;
     root.append(die(x0, 116, a, false), die(x0 + 24, 116, b, false));
+  }
+
+  // The last play stays marked: where its checkers left from and arrived.
+  const last = lastPlay(game);
+  if (last) {
+    for (const [where, kind] of last) {
+      if (where === "bar" || where === "off") continue;
+      const [x, top] = spot(where, flipped);
+      const y = top ? 10 : 240 - H;
+      const mark = svg("rect", { x: x + 1, y, width: W - 2, height: H, rx: 2, class: `last-${kind}`, "data-last": where });
+      root.insertBefore(mark, pieces);
+    }
   }
 
   root.append(marks);
