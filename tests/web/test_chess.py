@@ -105,3 +105,15 @@ def test_promotion_picker_and_a_draw_agreed_at_one_screen(page: Page) -> None:
     page.get_by_test_id("offer-draw").click()
     page.get_by_test_id("accept-draw").click()
     expect(page.get_by_test_id("ending")).to_have_text("Draw by agreement.")
+
+
+def test_a_draw_claimed_by_threefold_repetition(page: Page) -> None:
+    start_game(page, "chess", "local")
+    for ply in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        expect(page.get_by_test_id("claim-draw")).to_have_count(0)
+        before = version(page)
+        click_move(page, ply[:2], ply[2:])
+        wait_for_version(page, before + 1)
+    # The starting position stands for the third time: White may claim.
+    page.get_by_test_id("claim-draw").click()
+    expect(page.get_by_test_id("ending")).to_have_text("Draw by threefold repetition.")
