@@ -306,6 +306,10 @@ class ParlourApp(App[None]):
     def _board_notice(self, message: Board.Notice) -> None:
         self.say(message.text, error=message.error)
 
+    @on(Board.Changed)
+    async def _board_changed(self, message: Board.Changed) -> None:
+        await self.refresh_view()
+
     @on(Button.Pressed)
     async def _button(self, event: Button.Pressed) -> None:
         event.stop()

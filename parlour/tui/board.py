@@ -57,6 +57,9 @@ class Board(Widget):
             self.text = text
             self.error = error
 
+    class Changed(Message):
+        """The board changed in a way the side panel shows (a checker moved)."""
+
     def __init__(self, session: Session, *, flipped: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session

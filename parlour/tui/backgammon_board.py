@@ -1,0 +1,491 @@
+"""The backgammon board: points 1-24 numbered from the side of the player at the
+keyboard (the player to act, between two people), the bar, the two off trays, the
+dice, the cube and the pip counts.
+
+The viewer's home board is at the bottom right (flip puts it at the bottom left).
+A turn is made a checker at a time with :class:`TurnBuilder`: a click on a point
+(or the bar) moves one of its checkers by the higher die that can be played from
+there, a right-click by the lower one; F3 takes the last checker back; Enter (or
+the Confirm button) plays the turn. A whole play may also be typed: ``8/5 6/5``.
+Cube decisions are buttons: roll or double; take, drop or beaver.
+
+The board reads the state through the fields the backgammon rules give
+(``position``, ``mover``, ``phase``, ``dice``, ``cube``, match length and score).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from parlour.core.errors import ParlourError
+from parlour.core.protocol import CHANCE, Side, State
+from parlour.tui.board import Board, Cell
+from parlour.tui.games import GameUI
+from parlour.tui.session import Session
+
+CHECKER = "▐█▌"
+COLOURS = {Side.FIRST: "#f5f1e6", Side.SECOND: "#141414"}
+#: Checkers drawn on a point before the rest are written as a number.
+SHOWN = 6
+
+
+def _rules() -> Any:
+    return importlib.import_module("parlour.backgammon.rules")
+
+
+def phase_name(state: Any) -> str:
+    return str(state.phase.value)
+
+
+def dice_left(dice: tuple[int, int], steps: list[Any]) -> list[int]:
+    """The dice not yet used by ``steps`` (a checker borne off with a higher die
+    than its distance uses the smallest die that does it).
+
+    >>> class Step:
+    ...     def __init__(self, start, end): self.start, self.end = start, end
+    >>> dice_left((6, 4), [Step(13, 7)])
+    [4]
+    >>> dice_left((3, 3), [Step(8, 5)])
+    [3, 3, 3]
+    """
+    left = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice, reverse=True)
+    for step in steps:
+        distance = step.start - step.end
+        if distance in left:
+            left.remove(distance)
+        else:
+            bigger = [die for die in left if die > distance]
+            if bigger:
+                left.remove(min(bigger))
+    return left
+
+
+class BackgammonBoard(Board):
+    """A backgammon board that builds a turn from clicks."""
+
+    DEFAULT_CSS = """
+    BackgammonBoard {
+        layout: grid;
+        grid-size: 14 3;
+        grid-columns: 5 5 5 5 5 5 5 5 5 5 5 5 5 7;
+        grid-rows: 8 3 8;
+        width: 72;
+        height: 19;
+        background: #1e3a2b;
+    }
+    BackgammonBoard Cell { width: 5; height: 8; text-wrap: nowrap; }
+    BackgammonBoard .point-a { background: #9c6b43; }
+    BackgammonBoard .point-b { background: #587d5e; }
+    BackgammonBoard .bar { background: #4a3322; }
+    BackgammonBoard .tray { background: #2b2118; width: 7; }
+    BackgammonBoard .movable { background: #c9a227; }
+    BackgammonBoard .landed { background: #4a7fb0; }
+    BackgammonBoard #middle {
+        column-span: 14; height: 3; content-align: center middle; color: #f0e6d2;
+        background: #1e3a2b;
+    }
+    """
+
+    def __init__(self, session: Session, **kwargs: Any) -> None:
+        super().__init__(session, **kwargs)
+        #: The turn being entered, with the position of the game it belongs to.
+        self.builder: Any = None
+        self._built_for: tuple[int, int] | None = None
+
+    # -- whose view -------------------------------------------------------------------
+
+    def viewer(self) -> Side:
+        """The side whose numbering the board shows: the person against the computer,
+        else the side to act."""
+        state: Any = self.session.state
+        if self.session.engine is not None:
+            return self.session.options.side
+        turn = state.turn
+        if state.is_over() or turn is CHANCE:
+            return Side(state.mover)
+        return Side(turn)
+
+    def turn_builder(self) -> Any:
+        """The turn being entered, when the player at the keyboard is to play."""
+        state: Any = self.session.state
+        if state.is_over() or phase_name(state) != "play" or self.session.computer_to_move():
+            self.builder = None
+            return None
+        key = (id(state), len(self.session.texts))
+        if self.builder is None or self._built_for != key:
+            self.builder = _rules().TurnBuilder(state)
+            self._built_for = key
+        return self.builder
+
+    def counts(self) -> tuple[list[int], list[int]]:
+        """The viewer's checkers and the other side's, each in its own numbering
+        (index 24 the bar), with the checkers moved so far this turn."""
+        state: Any = self.session.state
+        builder = self.turn_builder()
+        position = builder.position if builder is not None else state.position
+        if Side(state.mover) == self.viewer():
+            return list(position.mover), list(position.opponent)
+        return list(position.opponent), list(position.mover)
+
+    # -- layout -------------------------------------------------------------------------
+
+    def columns(self) -> tuple[list[int | str], list[int | str]]:
+        """The keys of the top and bottom rows, left to right."""
+        top: list[int | str] = [*range(13, 19), "bar-them", *range(19, 25), "off-them"]
+        bottom: list[int | str] = [*range(12, 6, -1), "bar-me", *range(6, 0, -1), "off-me"]
+        if self.flipped:
+            top = [*top[12::-1], top[13]]
+            bottom = [*bottom[12::-1], bottom[13]]
+        return top, bottom
+
+    def compose(self) -> ComposeResult:
+        top, bottom = self.columns()
+        for row, keys in (("top", top), ("bottom", bottom)):
+            for key in keys:
+                if isinstance(key, int):
+                    shade = "point-a" if key % 2 else "point-b"
+                    yield Cell(key, id=f"pt-{key}", classes=f"{shade} {row}")
+                else:
+                    kind = "bar" if key.startswith("bar") else "tray"
+                    yield Cell(key, id=key, classes=f"{kind} {row}")
+            if row == "top":
+                yield Static("", id="middle")
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        state: Any = self.session.state
+        viewer = self.viewer()
+        mine, theirs = self.counts()
+        builder = self.turn_builder()
+        movable: set[int | str] = set()
+        landed: set[int | str] = set()
+        if builder is not None and Side(state.mover) == viewer:
+            for step in builder.options():
+                movable.add("bar-me" if step.start == 25 else step.start)
+            for step in builder.steps:
+                landed.add("off-me" if step.end == 0 else step.end)
+        me, them = COLOURS[viewer], COLOURS[viewer.other]
+        for cell in self.query(Cell):
+            key = cell.key
+            top = cell.has_class("top")
+            if isinstance(key, int):
+                count, colour = (mine[key - 1], me) if mine[key - 1] else (theirs[24 - key], them)
+                cell.update(_stack(f"{key:^5}", count, colour, top))
+            elif key.startswith("bar"):
+                count, colour = (mine[24], me) if key == "bar-me" else (theirs[24], them)
+                cell.update(_stack(" bar ", count, colour, top))
+            else:
+                off = 15 - sum(mine if key == "off-me" else theirs)
+                colour = me if key == "off-me" else them
+                text = Text(" off\n", style="#cbd5e0")
+                if off:
+                    text.append(f" {off:>2}\n", style="bold #f0e6d2")
+                    text.append("\n".join(" ▬▬▬" for _ in range(min(off, 5))), style=colour)
+                cell.update(text)
+            cell.set_class(key in movable, "movable")
+            cell.set_class(key in landed and key not in movable, "landed")
+        self.query_one("#middle", Static).update(self.middle_text())
+
+    def middle_text(self) -> Text:
+        state: Any = self.session.state
+        names = self.session.game.side_names
+        text = Text()
+        dice = state.dice
+        if dice is not None:
+            builder = self.turn_builder()
+            left = dice_left(dice, builder.steps) if builder is not None else []
+            mover = Side(state.mover)
+            text.append(f"{names[mover]} rolled ", style="#f0e6d2")
+            for die in (dice[0], dice[1]) if dice[0] != dice[1] else (dice[0],) * 4:
+                used = builder is not None and die not in left
+                if not used and die in left:
+                    left.remove(die)
+                style = "#6b6b6b on #2d2d2d" if used else "bold #141414 on #f5f1e6"
+                text.append(f" {die} ", style=style)
+                text.append(" ")
+        else:
+            text.append(_phase_words(self.session), style="#f0e6d2")
+        cube = state.cube
+        owner = "in the middle" if cube.owner is None else f"owned by {names[cube.owner]}"
+        text.append(f"   cube {cube.value} {owner}", style="#f0e6d2")
+        return text
+
+    # -- clicks and the turn ------------------------------------------------------------
+
+    def clicked(self, key: Any, button: int) -> None:
+        builder = self.turn_builder()
+        if builder is None:
+            self.say(_phase_words(self.session), error=True)
+            return
+        if key in ("bar-them", "off-them") or (isinstance(key, str) and key == "off-me"):
+            self.say("click a point (or your bar) holding one of your checkers", error=True)
+            return
+        start = 25 if key == "bar-me" else int(key)
+        steps = [step for step in builder.options() if step.start == start]
+        if not steps:
+            mine, _ = self.counts()
+            if mine[start - 1] == 0:
+                self.say(f"you have no checker on {_point(start)}", error=True)
+            else:
+                why = _why_not(builder, start)
+                self.say(why, error=True)
+            return
+        steps.sort(key=lambda step: step.start - step.end)
+        step = steps[0] if button == 3 else steps[-1]
+        try:
+            builder.add(step)
+        except ParlourError as error:
+            self.say(f"Not allowed: {error}", error=True)
+            return
+        if builder.complete:
+            self.say(f"{_steps_text(builder)}: press Enter (or Confirm) to play it, F3 to undo")
+        else:
+            self.say(f"{_steps_text(builder)}: go on")
+        self.redraw()
+        self.post_message(self.Changed())
+
+    def undo_step(self) -> bool:
+        builder = self.turn_builder()
+        if builder is None or not builder.steps:
+            return False
+        builder.undo()
+        self.redraw()
+        self.post_message(self.Changed())
+        return True
+
+    def confirm(self) -> str | None:
+        builder = self.turn_builder()
+        if builder is None or not builder.complete:
+            return None
+        text: str = self.session.state.move_to_text(builder.play())
+        return text
+
+    def clear_selection(self) -> None:
+        if self.builder is not None and self._built_for == (
+            id(self.session.state),
+            len(self.session.texts),
+        ):
+            self.builder.reset()
+        if self.is_mounted:
+            self.redraw()
+
+
+def _point(number: int) -> str:
+    return "the bar" if number == 25 else f"point {number}"
+
+
+def _steps_text(builder: Any) -> str:
+    return " ".join(str(step) for step in builder.steps)
+
+
+def _why_not(builder: Any, start: int) -> str:
+    """Why the checkers on ``start`` cannot move now, in the rules' words."""
+    checker_move = importlib.import_module("parlour.backgammon.board").CheckerMove
+    left = dice_left(builder.dice, builder.steps)
+    for die in sorted(set(left), reverse=True):
+        try:
+            builder.add(checker_move(start, max(start - die, 0)))
+        except ParlourError as error:
+            return f"Not allowed: {error}"
+        builder.undo()
+    if not builder.options():
+        return "the turn is complete: press Enter to play it"
+    return f"no checker on {_point(start)} can move with these dice"
+
+
+def _stack(label: str, count: int, colour: str, top: bool) -> Text:
+    """A point's label and its checkers, hanging from the top edge or standing on
+    the bottom one."""
+    rows = [Text(label, style="#f0e6d2")]
+    shown = min(count, SHOWN)
+    for index in range(shown):
+        if index == SHOWN - 1 and count > SHOWN:
+            rows.append(Text(f"{count:^5}", style=f"bold #000000 on {colour}"))
+        else:
+            rows.append(Text(f" {CHECKER}", style=colour))
+    rows.extend(Text("") for _ in range(SHOWN + 1 - len(rows)))
+    if not top:
+        rows.reverse()
+    return Text("\n").join(rows)
+
+
+def _phase_words(session: Session) -> str:
+    """What is to be done now, in words."""
+    state: Any = session.state
+    names = session.game.side_names
+    if state.is_over():
+        return "the game is over"
+    phase = phase_name(state)
+    turn = state.turn
+    who = names[Side(turn)] if turn is not CHANCE else "the dice"
+    return {
+        "opening": "the opening throw decides who starts",
+        "cube": f"{who}: roll, or double",
+        "throw": "the dice are thrown",
+        "play": f"{who} to play",
+        "doubled": f"{who}: take, drop (or beaver)",
+        "beavered": f"{who}: take or drop the beaver",
+        "resigning": f"{who}: accept or decline the resignation",
+    }.get(phase, phase)
+
+
+# -- the game's parts for the app ------------------------------------------------------
+
+
+def actions(session: Session) -> list[tuple[str, str]]:
+    """The choices that are words, as buttons: roll, double, take, drop..."""
+    state: Any = session.state
+    if state.is_over() or state.turn is CHANCE:
+        return []
+    legal = {str(move) for move in state.legal_moves() if not isinstance(move, tuple)}
+    phase = phase_name(state)
+    if phase == "play":
+        return [("Confirm", "confirm")]
+    buttons = [
+        (label, word)
+        for label, word in (
+            ("Roll", "roll"),
+            ("Double", "double"),
+            ("Take", "take"),
+            ("Drop", "drop"),
+            ("Beaver", "beaver"),
+            ("Accept", "accept"),
+            ("Decline", "decline"),
+        )
+        if word in legal
+    ]
+    if phase == "cube":
+        buttons.append(("Resign", "resign single"))
+    return buttons
+
+
+def automatic(session: Session) -> str | None:
+    """Roll for a player who may not double; pass for one with no legal play."""
+    state: Any = session.state
+    if state.is_over() or state.turn is CHANCE:
+        return None
+    phase = phase_name(state)
+    legal = state.legal_moves()
+    if phase == "cube" and "double" not in {str(move) for move in legal}:
+        return "roll"
+    if phase == "play" and legal == [()]:
+        return "no move"
+    return None
+
+
+def _score_after(state: Any) -> tuple[int, int]:
+    outcome = state.outcome()
+    score = list(state.score)
+    if outcome is not None and outcome.winner is not None:
+        score[outcome.winner] += outcome.points
+    return score[0], score[1]
+
+
+def next_game(session: Session) -> State[Any] | None:
+    """The next game of the match (or of money play) once this one is over."""
+    state: Any = session.state
+    if not state.is_over():
+        return None
+    length = state.match_length
+    if not length:
+        fresh: State[Any] = session.game.new_state()
+        return fresh
+    score = _score_after(state)
+    if max(score) >= length:
+        return None
+    crawford = (length - 1 in score) and (length - 1 not in state.score)
+    following: State[Any] = _rules().BackgammonState(
+        state.game, match_length=length, score=score, crawford=crawford
+    )
+    return following
+
+
+def details(session: Session) -> list[str]:
+    """The pip counts, the cube and the match score, for the side panel."""
+    state: Any = session.state
+    names = session.game.side_names
+    position = state.position
+    mover = Side(state.mover)
+    pips = position.pips()
+    by_side = {mover: pips[0], mover.other: pips[1]}
+    lines = [f"Pips: {names[0]} {by_side[Side.FIRST]}, {names[1]} {by_side[Side.SECOND]}"]
+    cube = state.cube
+    owner = "in the middle" if cube.owner is None else f"owned by {names[cube.owner]}"
+    lines.append(f"Cube: {cube.value}, {owner}")
+    length = state.match_length
+    if length:
+        score = _score_after(state) if state.is_over() else state.score
+        line = f"Match to {length}: {names[0]} {score[0]}, {names[1]} {score[1]}"
+        if state.crawford:
+            line += " (Crawford game)"
+        lines.append(line)
+        if max(score) >= length:
+            winner = names[0] if score[0] >= length else names[1]
+            lines.append(f"[b]{winner} wins the match {max(score)}-{min(score)}[/b]")
+    else:
+        won = [0, 0]
+        for earlier in session.earlier_states:
+            outcome = earlier.outcome()
+            if outcome is not None and outcome.winner is not None:
+                won[outcome.winner] += outcome.points
+        if session.earlier_states:
+            lines.append(f"Money play: {names[0]} {won[0]}, {names[1]} {won[1]} points")
+    lines.append(_phase_words(session))
+    return lines
+
+
+def move_list(session: Session) -> list[str]:
+    """Each turn on a line: the throw and the play, or a cube action."""
+    names = session.game.side_names
+    probe: Any = session.game.state_from_text(session.start_text)
+    lines: list[str] = []
+    pending = ""
+    for text in session.texts:
+        phase = phase_name(probe)
+        if phase == "opening":
+            dice = text
+            lines.append(f"Opening throw: {names[0]} {dice[0]}, {names[1]} {dice[1]}")
+        elif phase == "throw":
+            pending = f"{names[Side(probe.mover)]} {text}:"
+        elif phase == "play":
+            prefix = pending or f"{names[Side(probe.mover)]}:"
+            lines.append(f"{prefix} {text}")
+            pending = ""
+        elif text != "roll":
+            lines.append(f"{names[Side(probe.turn)]}: {text}")
+        probe.push(probe.parse_move(text))
+    return lines
+
+
+def export_mat(session: Session) -> str:
+    state: Any = session.state
+    matchfile: Any = importlib.import_module("parlour.backgammon.matchfile")
+    record = _rules().BackgammonSession(state.match_length)
+    for state in [*session.earlier_states, session.state]:
+        record.games.append(state)
+        record.finish()
+    text: str = matchfile.write_mat(record, ("White", "Black"))
+    return text
+
+
+def game_ui() -> GameUI:
+    return GameUI(
+        board=BackgammonBoard,
+        export_suffix="mat",
+        export=export_mat,
+        move_list=move_list,
+        actions=actions,
+        automatic=automatic,
+        next_game=next_game,
+        details=details,
+        resign_is_move=True,
+    )
