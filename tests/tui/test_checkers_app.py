@@ -6,8 +6,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from parlour.tui.session import Session
-from tests.tui.drive import drive, make_app, screenshot, status, type_line
+from parlour.core.registry import get_game
+from parlour.tui.app import ParlourApp
+from parlour.tui.session import COMPUTER, Options, Session
+from tests.tui.drive import drive, make_app, screenshot, settle, status, type_line
+from tests.tui.fakes import FirstMoveEngine
 
 
 def test_moves_by_click_and_by_typing() -> None:
@@ -147,3 +150,31 @@ def test_export_pdn(tmp_path: Path) -> None:
     text = (tmp_path / "parlour-checkers.pdn").read_text()
     assert '[GameType "21"]' in text
     assert "1. 11-15 24-19 *" in text
+
+
+def test_computer_turn_runs_in_a_worker_and_undo_takes_back_both() -> None:
+    session = Session(get_game("checkers"), Options(opponent="human"))
+    session.options.opponent = COMPUTER
+    engine = session.engine = FirstMoveEngine()
+    engine.gate.clear()
+    app = ParlourApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await type_line(pilot, "11-15")
+        assert app.thinking
+        assert "thinking" in str(app.query_one("#caption").render())
+        await type_line(pilot, "9-13")  # the screen answers while the computer thinks
+        assert status(app) == "wait: the computer is to move"
+        engine.gate.set()
+        await settle(pilot)
+        assert app.session.texts == ["11-15", "21-17"]
+        assert status(app) == "The computer played 21-17."
+        await pilot.press("f2")
+        await settle(pilot)
+        assert status(app) == "Hint: 7-11 (first of the legal moves)"
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.session.texts == []
+        assert status(app) == "Took back your move and the computer's reply."
+
+    drive(app, script)
