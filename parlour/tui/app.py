@@ -52,9 +52,9 @@ HELP_TEXT = """\
 
 [b]Commands typed in the move line[/b]
   hint, undo, flip, help, quit
-  save [FILE]      save to FILE (a small JSON file; resume it with
+  save \\[FILE]      save to FILE (a small JSON file; resume it with
                    parlour play GAME --resume FILE)
-  export [FILE]    write the game in its notation file format
+  export \\[FILE]    write the game in its notation file format
   resign           resign the game (backgammon: resign single|gammon|backgammon)
   draw             agree a draw (two players at one keyboard)
   claim            claim a draw the rules allow (repetition, 40/50-move rule)

@@ -463,6 +463,8 @@ def move_list(session: Session) -> list[str]:
         elif text != "roll":
             lines.append(f"{names[Side(probe.turn)]}: {text}")
         probe.push(probe.parse_move(text))
+    if pending:
+        lines.append(pending)
     return lines
 
 

@@ -178,3 +178,19 @@ def test_computer_turn_runs_in_a_worker_and_undo_takes_back_both() -> None:
         assert status(app) == "Took back your move and the computer's reply."
 
     drive(app, script)
+
+
+def test_help_screen_lists_the_keys() -> None:
+    app = make_app("checkers", opponent="human")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("f1")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-text").render())
+        for words in ("F2   a hint", "F3        undo", "F4   flip", "save [FILE]", "export"):
+            assert words in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.screen.query("#help-text")
+
+    drive(app, script)
