@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -62,6 +62,10 @@ HELP_TEXT = """\
 
 Press Escape to close this help.
 """
+
+
+#: Terminal width and height under which the boards are drawn small.
+COMPACT_BELOW = (100, 36)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -116,6 +120,10 @@ class ParlourApp(App[None]):
     #status.error { color: #ffb4a8; text-style: bold; }
     #status.over { color: #9ae6b4; text-style: bold; }
     #entry { margin: 0 0; }
+    .compact #board-area { padding: 0 1 0 1; }
+    .compact #caption { margin-top: 0; }
+    .compact #status { height: 1; }
+    .compact #moves-box { margin-top: 0; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -175,7 +183,17 @@ class ParlourApp(App[None]):
         second = session.player_name(Side.SECOND)
         return f"Parlour · {session.game.title} · {first} against {second}"
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int, height: int) -> None:
+        """Draw the board small in a small terminal (80 by 24 still shows it all)."""
+        compact = height < COMPACT_BELOW[1] or width < COMPACT_BELOW[0]
+        self.board.set_compact(compact)
+        self.set_class(compact, "compact")
+
     async def on_mount(self) -> None:
+        self.fit(self.size.width, self.size.height)
         self.query_one("#entry", Input).focus()
         if self.session.no_engine is not None:
             self.say(f"{self.session.no_engine}: you play both sides, two players at one keyboard.")

@@ -79,6 +79,12 @@ class BackgammonBoard(Board):
         background: #1e3a2b;
     }
     BackgammonBoard Cell { width: 5; height: 8; text-wrap: nowrap; }
+    BackgammonBoard.compact {
+        grid-columns: 3 3 3 3 3 3 3 3 3 3 3 3 3 5; grid-rows: 6 1 6; width: 44; height: 13;
+    }
+    BackgammonBoard.compact Cell { width: 3; height: 6; }
+    BackgammonBoard.compact #middle { height: 1; }
+    BackgammonBoard.compact .tray { width: 5; }
     BackgammonBoard .point-a { background: #9c6b43; }
     BackgammonBoard .point-b { background: #587d5e; }
     BackgammonBoard .bar { background: #4a3322; }
@@ -177,19 +183,22 @@ class BackgammonBoard(Board):
         for cell in self.query(Cell):
             key = cell.key
             top = cell.has_class("top")
+            width, shown = (3, SHOWN - 1) if self.compact else (5, SHOWN)
             if isinstance(key, int):
                 count, colour = (mine[key - 1], me) if mine[key - 1] else (theirs[24 - key], them)
-                cell.update(_stack(f"{key:^5}", count, colour, top))
+                cell.update(_stack(f"{key:^{width}}", count, colour, top, width, shown))
             elif key.startswith("bar"):
                 count, colour = (mine[24], me) if key == "bar-me" else (theirs[24], them)
-                cell.update(_stack(" bar ", count, colour, top))
+                label = "bar" if self.compact else " bar "
+                cell.update(_stack(label, count, colour, top, width, shown))
             else:
                 off = 15 - sum(mine if key == "off-me" else theirs)
                 colour = me if key == "off-me" else them
                 text = Text(" off\n", style="#cbd5e0")
                 if off:
                     text.append(f" {off:>2}\n", style="bold #f0e6d2")
-                    text.append("\n".join(" ▬▬▬" for _ in range(min(off, 5))), style=colour)
+                    bars = min(off, 3 if self.compact else 5)
+                    text.append("\n".join(" ▬▬▬" for _ in range(bars)), style=colour)
                 cell.update(text)
             cell.set_class(key in movable, "movable")
             cell.set_class(key in landed and key not in movable, "landed")
@@ -302,17 +311,20 @@ def _why_not(builder: Any, start: int) -> str:
     return f"no checker on {_point(start)} can move with these dice"
 
 
-def _stack(label: str, count: int, colour: str, top: bool) -> Text:
-    """A point's label and its checkers, hanging from the top edge or standing on
-    the bottom one."""
+def _stack(
+    label: str, count: int, colour: str, top: bool, width: int = 5, room: int = SHOWN
+) -> Text:
+    """A point's label and its checkers (up to ``room``, the last one then written
+    as the number on the point), hanging from the top edge or standing on the
+    bottom one."""
     rows = [Text(label, style="#f0e6d2")]
-    shown = min(count, SHOWN)
-    for index in range(shown):
-        if index == SHOWN - 1 and count > SHOWN:
-            rows.append(Text(f"{count:^5}", style=f"bold #000000 on {colour}"))
+    pad = " " * ((width - len(CHECKER)) // 2)
+    for index in range(min(count, room)):
+        if index == room - 1 and count > room:
+            rows.append(Text(f"{count:^{width}}", style=f"bold #000000 on {colour}"))
         else:
-            rows.append(Text(f" {CHECKER}", style=colour))
-    rows.extend(Text("") for _ in range(SHOWN + 1 - len(rows)))
+            rows.append(Text(pad + CHECKER, style=colour))
+    rows.extend(Text("") for _ in range(room + 1 - len(rows)))
     if not top:
         rows.reverse()
     return Text("\n").join(rows)

@@ -66,6 +66,15 @@ class Board(Widget):
         self.flipped = flipped
         #: Whether the player at the keyboard may make moves with the mouse now.
         self.interactive = True
+        #: Drawn small, for a terminal of 80 by 24.
+        self.compact = False
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw the board small (or full size again)."""
+        if compact != self.compact:
+            self.compact = compact
+            self.set_class(compact, "compact")
+            self.redraw()
 
     def redraw(self) -> None:
         """Draw the position of :attr:`session` again (after any change)."""

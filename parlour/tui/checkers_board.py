@@ -43,6 +43,8 @@ class CheckersBoard(Board):
         height: 24;
     }
     CheckersBoard Cell { width: 7; height: 3; text-wrap: nowrap; }
+    CheckersBoard.compact { grid-columns: 4; grid-rows: 1; width: 32; height: 8; }
+    CheckersBoard.compact Cell { width: 4; height: 1; }
     CheckersBoard .light { background: #e9dcc0; }
     CheckersBoard .dark { background: #5f8a4a; }
     CheckersBoard .last { background: #8fa84a; }
@@ -103,6 +105,17 @@ class CheckersBoard(Board):
             if square is None:
                 continue
             piece = state.piece_at(square)
+            cell.set_class(square in last, "last")
+            cell.set_class(square in targets, "target")
+            cell.set_class(square in self.path, "selected")
+            if self.compact:  # one row: the piece, or else the square's number
+                if piece is None:
+                    number_style = "bold #ffffff" if square in targets else "#c8dcbc"
+                    cell.update(Text(f"{square:>3}", style=number_style))
+                else:
+                    glyph = CROWN if piece.isupper() else "●"
+                    cell.update(Text(f" {glyph}", style=f"bold {PIECE_COLOUR[piece.lower()]}"))
+                continue
             text = Text(f"{square:<2}\n", style="#e4eedc")
             if piece is not None:
                 colour = PIECE_COLOUR[piece.lower()]
@@ -117,9 +130,6 @@ class CheckersBoard(Board):
             elif square in targets:
                 text.append("\n   ◆", style="bold #ffffff")
             cell.update(text)
-            cell.set_class(square in last, "last")
-            cell.set_class(square in targets, "target")
-            cell.set_class(square in self.path, "selected")
 
     def clear_selection(self) -> None:
         self.path = []

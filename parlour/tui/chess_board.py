@@ -60,6 +60,10 @@ class ChessBoard(Board):
         height: 26;
     }
     ChessBoard Cell { width: 7; height: 3; text-wrap: nowrap; content-align: center middle; }
+    ChessBoard.compact {
+        grid-columns: 2 3 3 3 3 3 3 3 3 2; grid-rows: 1 1 1 1 1 1 1 1 1 1; width: 28; height: 10;
+    }
+    ChessBoard.compact Cell { width: 3; height: 1; }
     ChessBoard .label { color: #cbd5e0; content-align: center middle; width: 100%; }
     ChessBoard .light { background: #b08a5c; }
     ChessBoard .dark { background: #7a5532; }

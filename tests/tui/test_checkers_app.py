@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -194,3 +195,22 @@ def test_help_screen_lists_the_keys() -> None:
         assert not app.screen.query("#help-text")
 
     drive(app, script)
+
+
+def test_a_small_terminal_gets_the_small_board() -> None:
+    app = make_app("checkers", opponent="human")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.board.compact
+            region = app.board.region
+            assert region.bottom <= 24 - 5 and region.right <= 80  # input and keys below
+            assert str(app.query_one("#sq-13").render()).strip() == "13"
+            await pilot.click("#sq-11")
+            await pilot.click("#sq-15")
+            assert app.session.texts == ["11-15"]
+            assert str(app.query_one("#sq-15").render()).strip() == "●"
+            screenshot(app, "checkers-small-terminal")
+
+    asyncio.run(main())
