@@ -154,7 +154,11 @@ class ParlourApp(App[None]):
         self.generation = 0
         self.thinking = False
         self.status_text = ""
-        flipped = session.engine is not None and session.options.side is Side.SECOND
+        self.status_error = False
+        # The person playing the computer sits at the bottom of the board.
+        bottom = self.ui.bottom_side
+        flipped = bottom is not None and session.engine is not None
+        flipped = flipped and session.options.side != bottom
         self.board: Board = self.ui.board(session, flipped=flipped, id="board")
 
     # -- layout -----------------------------------------------------------------------
@@ -288,9 +292,10 @@ class ParlourApp(App[None]):
         self, text: str, *, error: bool = False, over: bool = False, keep: bool = False
     ) -> None:
         """Show ``text`` in the status line (``keep`` adds it to what is shown)."""
-        if keep and self.status_text and not error:
+        if keep and self.status_text and not error and not self.status_error:
             text = f"{self.status_text}  {text}"
         self.status_text = text
+        self.status_error = error
         status = self.query_one("#status", Static)
         status.update(text)
         status.set_class(error, "error")
@@ -443,7 +448,8 @@ class ParlourApp(App[None]):
         except ParlourError as error:
             self.say(f"The computer's move was refused: {error}", error=True)
             return
-        self.say(f"The computer played {text}.")
+        if text != "roll":  # the dice that follow say it
+            self.say(f"The computer played {text}.", keep=True)
         await self.after_change()
 
     # -- actions (keys) ---------------------------------------------------------------

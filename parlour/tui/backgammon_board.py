@@ -502,4 +502,5 @@ def game_ui() -> GameUI:
         next_game=next_game,
         details=details,
         resign_is_move=True,
+        bottom_side=None,
     )

@@ -58,6 +58,10 @@ class GameUI:
     details: Callable[[Session], list[str]] = field(default=lambda session: [])
     #: Whether resigning is a move of the game (backgammon: an offer to answer).
     resign_is_move: bool = False
+    #: The side whose pieces are at the bottom of the board when it is not flipped
+    #: (White in chess; White in checkers, whose books put Black at the top);
+    #: None for a board that always shows the player's own side (backgammon).
+    bottom_side: Side | None = Side.FIRST
 
 
 def _checkers() -> GameUI:
@@ -75,7 +79,7 @@ def _checkers() -> GameUI:
         tags = {"Event": "Parlour game", "Black": names[Side.FIRST], "White": names[Side.SECOND]}
         return write_pdn(PdnGame.from_state(state, tags))
 
-    return GameUI(board=CheckersBoard, export_suffix="pdn", export=export)
+    return GameUI(board=CheckersBoard, export_suffix="pdn", export=export, bottom_side=Side.SECOND)
 
 
 _FACTORIES: dict[str, Callable[[], GameUI]] = {
