@@ -405,7 +405,7 @@ class ParlourApp(App[None]):
         except ParlourError as error:
             self.say(f"Not allowed: {error}", error=True)
             return
-        self.generation += 1
+        self.forget_computer()
         await self.after_change()
 
     # -- the computer -----------------------------------------------------------------
@@ -423,6 +423,12 @@ class ParlourApp(App[None]):
             name="computer move",
         )
 
+    def forget_computer(self) -> None:
+        """The game changed under the computer: its answer, when it comes, is
+        dropped."""
+        self.generation += 1
+        self.thinking = False
+
     def _think(self, state: Any, generation: int) -> None:
         """In a worker thread: choose the computer's move and hand it back."""
         try:
@@ -434,13 +440,15 @@ class ParlourApp(App[None]):
 
     @on(ComputerMoved)
     async def _computer_moved(self, message: ComputerMoved) -> None:
+        if message.generation != self.generation:
+            return  # an answer to a position taken back meanwhile
         self.thinking = False
         if message.failure is not None:
             self.say(f"The computer could not move: {message.failure}", error=True)
             await self.refresh_view()
             return
-        move, generation = message.move, message.generation
-        if generation != self.generation or not self.session.computer_to_move():
+        move = message.move
+        if not self.session.computer_to_move():
             await self.after_change()
             return
         try:
@@ -497,8 +505,7 @@ class ParlourApp(App[None]):
         except ParlourError as error:
             self.say(f"Cannot undo: {error}", error=True)
             return
-        self.generation += 1
-        self.thinking = False
+        self.forget_computer()
         self.board.clear_selection()
         self.say("Took back your move and the computer's reply." if count == 2 else "Took back.")
         await self.after_change()
@@ -542,7 +549,7 @@ class ParlourApp(App[None]):
             self.say("there is no next game: the game goes on, or the match is over", error=True)
             return
         self.session.start_next_game(following)
-        self.generation += 1
+        self.forget_computer()
         self.board.clear_selection()
         self.say("A new game: the opening throw decides who starts.")
         await self.after_change()
