@@ -274,6 +274,7 @@ class ParlourApp(App[None]):
     async def _update_actions(self) -> None:
         box = self.query_one("#actions", Horizontal)
         choices = [] if self.session.computer_to_move() else self.ui.actions(self.session)
+        choices += self.board.buttons()
         if self.session.state.is_over() and self.ui.next_game(self.session) is not None:
             choices = [("Next game", "next")]
         wanted = [(label, text) for label, text in choices]

@@ -271,6 +271,17 @@ class BackgammonBoard(Board):
         self.post_message(self.Changed())
         return True
 
+    def buttons(self) -> list[tuple[str, str]]:
+        builder = self.turn_builder()
+        if builder is None:
+            return []
+        shown = []
+        if builder.complete:
+            shown.append(("Confirm", "confirm"))
+        if builder.steps:
+            shown.append(("Take back", "undo"))
+        return shown
+
     def confirm(self) -> str | None:
         builder = self.turn_builder()
         if builder is None or not builder.complete:
@@ -361,7 +372,7 @@ def actions(session: Session) -> list[tuple[str, str]]:
     legal = {str(move) for move in state.legal_moves() if not isinstance(move, tuple)}
     phase = phase_name(state)
     if phase == "play":
-        return [("Confirm", "confirm")]
+        return []  # the board's own buttons: confirm, take back
     buttons = [
         (label, word)
         for label, word in (

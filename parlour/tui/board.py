@@ -94,6 +94,10 @@ class Board(Widget):
         backgammon); False when there is none."""
         return False
 
+    def buttons(self) -> list[tuple[str, str]]:
+        """Buttons for the move being made: (label, command)."""
+        return []
+
     def confirm(self) -> str | None:
         """The move being made, as text, when it is complete and waits for the
         player to confirm it (backgammon); None otherwise."""
