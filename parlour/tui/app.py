@@ -55,7 +55,8 @@ HELP_TEXT = """\
   save \\[FILE]      save to FILE (a small JSON file; resume it with
                    parlour play GAME --resume FILE)
   export \\[FILE]    write the game in its notation file format
-  resign           resign the game (backgammon: resign single|gammon|backgammon)
+  resign           resign the game (backgammon: an offer, "resign single",
+                   "resign gammon" or "resign backgammon", to accept or decline)
   draw             agree a draw (two players at one keyboard)
   claim            claim a draw the rules allow (repetition, 40/50-move rule)
   next             start the next game of a backgammon match
