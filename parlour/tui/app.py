@@ -264,7 +264,7 @@ class ParlourApp(App[None]):
             f"  against {session.player_name(Side.SECOND)}",
         ]
         lines.extend(self.ui.details(session))
-        last = session.last_move_text()
+        last = self.ui.last_move(session)
         if last is not None:
             lines.append(f"Last move: [b]{last}[/b]")
         outcome = session.state.outcome()

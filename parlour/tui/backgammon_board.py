@@ -180,13 +180,16 @@ class BackgammonBoard(Board):
             for step in builder.steps:
                 landed.add("off-me" if step.end == 0 else step.end)
         me, them = COLOURS[viewer], COLOURS[viewer.other]
+        last_play = self.last_play_points(viewer)
         for cell in self.query(Cell):
             key = cell.key
             top = cell.has_class("top")
             width, shown = (3, SHOWN - 1) if self.compact else (5, SHOWN)
             if isinstance(key, int):
                 count, colour = (mine[key - 1], me) if mine[key - 1] else (theirs[24 - key], them)
-                cell.update(_stack(f"{key:^{width}}", count, colour, top, width, shown))
+                label = f"{key:^{width}}"
+                marked = key in last_play
+                cell.update(_stack(label, count, colour, top, width, shown, marked))
             elif key.startswith("bar"):
                 count, colour = (mine[24], me) if key == "bar-me" else (theirs[24], them)
                 label = "bar" if self.compact else " bar "
@@ -203,6 +206,16 @@ class BackgammonBoard(Board):
             cell.set_class(key in movable, "movable")
             cell.set_class(key in landed and key not in movable, "landed")
         self.query_one("#middle", Static).update(self.middle_text())
+
+    def last_play_points(self, viewer: Side) -> set[int]:
+        """The points, in the viewer's numbering, where the last play put checkers."""
+        probe: Any = self.session.state.copy()
+        while probe.moves:
+            move = probe.pop()
+            if isinstance(move, tuple) and move:
+                flip = probe.mover != viewer
+                return {25 - step.end if flip else step.end for step in move if step.end}
+        return set()
 
     def middle_text(self) -> Text:
         state: Any = self.session.state
@@ -323,12 +336,18 @@ def _why_not(builder: Any, start: int) -> str:
 
 
 def _stack(
-    label: str, count: int, colour: str, top: bool, width: int = 5, room: int = SHOWN
+    label: str,
+    count: int,
+    colour: str,
+    top: bool,
+    width: int = 5,
+    room: int = SHOWN,
+    marked: bool = False,
 ) -> Text:
-    """A point's label and its checkers (up to ``room``, the last one then written
-    as the number on the point), hanging from the top edge or standing on the
-    bottom one."""
-    rows = [Text(label, style="#f0e6d2")]
+    """A point's label (``marked``: a checker landed there in the last play) and its
+    checkers (up to ``room``, the last one then written as the number on the
+    point), hanging from the top edge or standing on the bottom one."""
+    rows = [Text(label, style="bold #ffd54a underline" if marked else "#f0e6d2")]
     pad = " " * ((width - len(CHECKER)) // 2)
     for index in range(min(count, room)):
         if index == room - 1 and count > room:
@@ -491,6 +510,12 @@ def move_list(session: Session) -> list[str]:
     return lines
 
 
+def last_move(session: Session) -> str | None:
+    """The last turn played or cube action, with the player's name."""
+    lines = [line for line in move_list(session) if not line.endswith(":")]
+    return lines[-1] if lines else None
+
+
 def export_mat(session: Session) -> str:
     state: Any = session.state
     matchfile: Any = importlib.import_module("parlour.backgammon.matchfile")
@@ -508,6 +533,7 @@ def game_ui() -> GameUI:
         export_suffix="mat",
         export=export_mat,
         move_list=move_list,
+        last_move=last_move,
         actions=actions,
         automatic=automatic,
         next_game=next_game,

@@ -56,6 +56,10 @@ class GameUI:
     next_game: Callable[[Session], State[Any] | None] = field(default=lambda session: None)
     #: Extra lines for the side panel (dice, cube, pips, match score).
     details: Callable[[Session], list[str]] = field(default=lambda session: [])
+    #: The last move, as the side panel shows it.
+    last_move: Callable[[Session], str | None] = field(
+        default=lambda session: session.last_move_text()
+    )
     #: Whether resigning is a move of the game (backgammon: an offer to answer).
     resign_is_move: bool = False
     #: The side whose pieces are at the bottom of the board when it is not flipped
