@@ -92,6 +92,10 @@ def test_undo_takes_back_one_move_between_two_players() -> None:
         await type_line(pilot, "undo")
         assert app.session.texts == []
         assert status(app) == "Cannot undo: there is no move to take back"
+        await type_line(pilot, "resign")
+        assert status(app) == "White wins: resignation (1 point)."
+        await type_line(pilot, "undo")
+        assert "stays ended" in status(app)
 
     drive(app, script)
 
