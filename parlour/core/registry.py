@@ -14,6 +14,7 @@ from parlour.core.protocol import Game
 
 #: Game name -> "module:attribute" of its :class:`Game` instance.
 GAMES: dict[str, str] = {
+    "backgammon": "parlour.backgammon.rules:BACKGAMMON",
     "checkers": "parlour.checkers.rules:CHECKERS",
 }
 

@@ -1,0 +1,122 @@
+"""Cubeless money games between Parlour's backgammon network and a yardstick:
+pubeval (Tesauro's public linear evaluator) or GNU Backgammon at 0-ply, both from
+gnubg-nn. Duplicate dice: each dice sequence is played twice with the seats swapped,
+which cancels much of the luck. Prints points per game for Parlour with its 95 %
+interval.
+
+    python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
+        [--weights bg-train.npz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import gnubg_nn
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from parlour.backgammon.board import CheckerMove, Position, legal_plays
+from parlour.backgammon.network import Network, shipped_network
+from parlour.backgammon.train import Trainer, choose_play
+
+Chooser = Callable[[Position, tuple[int, int]], Position]
+
+
+def gnubg_board(position: Position) -> list[list[int]]:
+    """gnubg's board: the side not on roll first, each side in its own numbering."""
+    return [list(position.opponent), list(position.mover)]
+
+
+def pubeval_player(position: Position, dice: tuple[int, int]) -> Position:
+    flat = gnubg_nn.pub_best_move(gnubg_board(position), dice[0], dice[1])
+    # pubeval numbers points from 0 (the bar is 24) and writes off as -1
+    moves = [
+        CheckerMove(start + 1, end + 1 if end >= 0 else 0)
+        for start, end in zip(flat[0::2], flat[1::2], strict=True)
+    ]
+    return checked(position, dice, tuple(moves))
+
+
+def gnubg_player(position: Position, dice: tuple[int, int]) -> Position:
+    pairs = gnubg_nn.best_move(gnubg_board(position), dice[0], dice[1])
+    return checked(position, dice, tuple(CheckerMove(start, end) for start, end in pairs))
+
+
+def checked(position: Position, dice: tuple[int, int], play: tuple[CheckerMove, ...]) -> Position:
+    """The yardstick's play applied, after making sure our rules allow it (a
+    misread move would silently corrupt the match)."""
+    after = position.apply(play)
+    legal = {position.apply(p) for p in legal_plays(position, dice)} or {position}
+    if after not in legal:
+        raise RuntimeError(f"the yardstick's play {play} is not legal here")
+    return after
+
+
+def play(first: Chooser, second: Chooser, dice: list[tuple[int, int]]) -> int:
+    """Points won by ``first`` (negative when lost) in one game thrown with ``dice``."""
+    position = Position.start()
+    players = (first, second)
+    turn = 0
+    for throw in dice:
+        after = players[turn](position, throw)
+        kind = after.win_kind()
+        if kind:
+            return kind if turn == 0 else -kind
+        position = after.swapped()
+        turn = 1 - turn
+    raise RuntimeError("the game outlasted its dice")
+
+
+def opening_dice(rng: np.random.Generator) -> list[tuple[int, int]]:
+    """A game's throws: a non-double opening, then anything."""
+    while True:
+        first, second = (int(x) for x in rng.integers(1, 7, size=2))
+        if first != second:
+            break
+    rest = [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(2000, 2))]
+    return [(first, second), *rest]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=1000, help="games (an even number)")
+    parser.add_argument("--opponent", choices=["pubeval", "gnubg"], default="pubeval")
+    parser.add_argument("--weights", type=Path, help="a training checkpoint (default: shipped)")
+    parser.add_argument("--seed", type=int, default=12345)
+    args = parser.parse_args()
+
+    network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
+
+    def parlour_player(position: Position, dice: tuple[int, int]) -> Position:
+        return choose_play(network, position, dice)
+
+    opponent = pubeval_player if args.opponent == "pubeval" else gnubg_player
+    rng = np.random.default_rng(args.seed)
+    pair_scores = []
+    started = time.perf_counter()
+    for _ in range(args.games // 2):
+        dice = opening_dice(rng)
+        pair_scores.append(
+            (play(parlour_player, opponent, dice) - play(opponent, parlour_player, dice)) / 2
+        )
+    n = len(pair_scores)
+    mean = sum(pair_scores) / n
+    spread = math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1)) if n > 1 else 0.0
+    half_width = 1.96 * spread / math.sqrt(n)
+    print(
+        f"Parlour vs {args.opponent}: {2 * n} games (duplicate dice), "
+        f"{mean:+.3f} points per game, 95 % interval [{mean - half_width:+.3f}, "
+        f"{mean + half_width:+.3f}], {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

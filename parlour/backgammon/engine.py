@@ -1,0 +1,252 @@
+"""The backgammon computer opponent: plays by the trained network, cube decisions
+by equity.
+
+A play is chosen by looking at every position it can reach:
+
+* 0-ply: each resulting position judged by the network as it stands;
+* 1-ply: for the best few of those, every one of the opponent's 21 throws is tried,
+  the opponent answers with its best 0-ply play, and the results are averaged.
+
+Levels: 1-4 are 0-ply with a deliberate error added to every judgement (large at
+level 1, small at 4), so a beginner meets sensible but beatable play; level 5 is
+plain 0-ply (fast, the default); 6 and 7 look one throw ahead.
+
+Cube decisions (double, take, pass, beaver) come from :mod:`.equity`: cubeful money
+equity, or match winning chances from our match equity table.
+
+>>> from parlour.backgammon.rules import BACKGAMMON
+>>> state = BACKGAMMON.state_from_text("4HPwATDgc/ABMA:cAkAAAAAAAAA")  # doctest: +SKIP
+>>> BackgammonEngine().hint(state).move_text  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+
+import numpy as np
+
+from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.equity import (
+    Chances,
+    CubeDecision,
+    match_cube_decision,
+    match_winning_chance,
+    money_cube_decision,
+    money_equity,
+)
+from parlour.backgammon.network import Array, Network, equity, flip, shipped_network
+from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
+from parlour.core.engine import Engine, Hint
+from parlour.core.errors import ParlourError
+from parlour.core.protocol import State
+
+#: The 21 distinct throws with their probabilities.
+THROWS = [
+    ((high, low), (1 if high == low else 2) / 36)
+    for high in range(1, 7)
+    for low in range(1, high + 1)
+]
+
+#: For each level: the spread of the error added to each play's equity (0-ply).
+LEVEL_NOISE = {1: 0.35, 2: 0.2, 3: 0.1, 4: 0.04}
+#: For the levels that look a throw ahead: how many of the best 0-ply plays they try.
+LEVEL_CANDIDATES = {6: 4, 7: 8}
+
+
+class BackgammonEngine(Engine[BackgammonMove]):
+    strongest = 7
+    default_level = 5
+
+    def __init__(self, network: Network | None = None) -> None:
+        self._network = network
+
+    @cached_property
+    def network(self) -> Network:
+        return self._network or shipped_network()
+
+    # -- the Engine interface ------------------------------------------------------
+
+    def choose_move(
+        self,
+        state: State[BackgammonMove],
+        level: int | None = None,
+        rng: random.Random | None = None,
+    ) -> BackgammonMove:
+        state = _backgammon(state)
+        level = self.check_level(self.default_level if level is None else level)
+        rng = rng or random.Random()
+        legal = state.legal_moves()
+        if not legal:
+            raise ParlourError("the game is over")
+        phase = state.phase
+        if phase is Phase.PLAY:
+            return self._choose_play(state, level, rng)
+        if phase is Phase.CUBE:
+            # beginners leave the cube alone; everyone else doubles when it is right
+            if Action.DOUBLE in legal and level >= 3 and self.cube_decision(state).should_double:
+                return Action.DOUBLE
+            return Action.ROLL
+        if phase is Phase.DOUBLED:
+            decision = self.cube_decision(state)
+            if not decision.should_take:
+                return Action.DROP
+            if Action.BEAVER in legal and decision.should_beaver:
+                return Action.BEAVER
+            return Action.TAKE
+        if phase is Phase.BEAVERED:
+            # the doubler keeps playing at four times the stake if that beats
+            # giving up twice the stake
+            return Action.TAKE if self.cube_decision(state).double_take > -1 else Action.DROP
+        if phase is Phase.RESIGNING:
+            return Action.ACCEPT if self._resignation_is_enough(state) else Action.DECLINE
+        raise ParlourError("the dice are to be thrown: that is not the engine's move")
+
+    def hint(self, state: State[BackgammonMove]) -> Hint[BackgammonMove]:
+        state = _backgammon(state)
+        move = self.choose_move(state, self.strongest, random.Random(0))
+        chances = self.chances(state)
+        words = self._assessment(state, chances)
+        if state.phase in (Phase.CUBE, Phase.DOUBLED) and self._cube_matters(state):
+            words += f"; cube: {self.cube_decision(state).words()}"
+        return Hint(move, state.move_to_text(move), words, round(chances.equity, 3))
+
+    def time_limit(self, level: int) -> float:
+        self.check_level(level)
+        return 2.0 if level in LEVEL_CANDIDATES else 0.5
+
+    # -- judging positions ---------------------------------------------------------
+
+    def chances(self, state: BackgammonState) -> Chances:
+        """The cubeless chances of the side whose turn of play it is (the mover),
+        as if the dice were still to be thrown."""
+        (row,) = self.network.probabilities([state.position])
+        return Chances(*(float(x) for x in row))
+
+    def _values(self, results: list[Position]) -> Array:
+        """The mover's equity after each play; a play that ends the game is worth
+        its points."""
+        kinds = np.array([result.win_kind() for result in results], dtype=np.float64)
+        values = np.zeros(len(results))
+        unfinished = [i for i, kind in enumerate(kinds) if not kind]
+        if unfinished:
+            theirs = self.network.probabilities([results[i].swapped() for i in unfinished])
+            values[unfinished] = equity(flip(theirs))
+        values[kinds > 0] = kinds[kinds > 0]
+        return values
+
+    def _one_ply(self, result: Position) -> float:
+        """The mover's equity after reaching ``result``: the opponent throws every
+        throw and answers with its best 0-ply play."""
+        if result.win_kind():
+            return float(result.win_kind())
+        opponent = result.swapped()
+        total = 0.0
+        for dice, probability in THROWS:
+            replies = [opponent.apply(play) for play in legal_plays(opponent, dice)]
+            if not replies:
+                replies = [opponent]
+            total -= probability * float(self._values(replies).max())
+        return total
+
+    def _choose_play(
+        self, state: BackgammonState, level: int, rng: random.Random
+    ) -> BackgammonMove:
+        dice = state.dice
+        assert dice is not None
+        plays = legal_plays(state.position, dice)
+        if not plays:
+            return ()
+        results = [state.position.apply(play) for play in plays]
+        values = self._values(results)
+        if level in LEVEL_NOISE:
+            spread = LEVEL_NOISE[level]
+            values = values + np.array([rng.gauss(0.0, spread) for _ in values])
+        elif level in LEVEL_CANDIDATES:
+            order = np.argsort(-values, kind="stable")[: LEVEL_CANDIDATES[level]]
+            deeper = {int(i): self._one_ply(results[int(i)]) for i in order}
+            best = max(deeper, key=lambda i: deeper[i])
+            return plays[best]
+        return plays[int(np.argmax(values))]
+
+    # -- the cube ------------------------------------------------------------------
+
+    def _cube_matters(self, state: BackgammonState) -> bool:
+        return not (state.crawford and not state.money)
+
+    def cube_decision(self, state: BackgammonState) -> CubeDecision:
+        """The decision for the mover as the side that may double (in DOUBLED, the
+        double already made is judged the same way)."""
+        chances = self.chances(state)
+        cube = state.cube
+        if state.money:
+            if state.options.jacoby and cube.centred:
+                chances = chances.single_only()
+            return money_cube_decision(chances, cube.centred)
+        mover = state.mover
+        away = state.match_length - state.score[mover]
+        opponent_away = state.match_length - state.score[mover.other]
+        return match_cube_decision(
+            chances, away, opponent_away, cube.value, post_crawford=self._post_crawford(state)
+        )
+
+    def _post_crawford(self, state: BackgammonState) -> bool:
+        leader_one_away = state.match_length - 1 in state.score
+        return leader_one_away and not state.crawford
+
+    def _resignation_is_enough(self, state: BackgammonState) -> bool:
+        """Whether the points offered are at least what playing on is worth to the
+        side the offer is made to."""
+        level = state.match_id_fields().resignation
+        receiver = state.mover.other
+        chances = self.chances(state).flipped()  # the receiver's chances
+        cube = state.cube
+        if state.money:
+            owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
+            return level >= money_equity(chances, owner)
+        away = state.match_length - state.score[receiver]
+        opponent_away = state.match_length - state.score[receiver.other]
+        post = self._post_crawford(state)
+        offered = match_winning_chance(
+            Chances(1.0, float(level >= 2), float(level >= 3), 0.0, 0.0),
+            away,
+            opponent_away,
+            cube.value,
+            post_crawford=post,
+        )
+        playing_on = match_winning_chance(
+            chances, away, opponent_away, cube.value, post_crawford=post
+        )
+        return offered >= playing_on
+
+    # -- words -------------------------------------------------------------------
+
+    def _assessment(self, state: BackgammonState, chances: Chances) -> str:
+        name = state.game.side_name(state.mover)
+        other = state.game.side_name(state.mover.other)
+        value = chances.equity
+        if value > 0.6:
+            verdict = f"{name} is winning"
+        elif value > 0.25:
+            verdict = f"{name} is clearly better"
+        elif value > 0.08:
+            verdict = f"{name} is a little better"
+        elif value >= -0.08:
+            verdict = "about even"
+        elif value >= -0.25:
+            verdict = f"{other} is a little better"
+        elif value >= -0.6:
+            verdict = f"{other} is clearly better"
+        else:
+            verdict = f"{other} is winning"
+        return (
+            f"{verdict}: {name} wins {chances.win:.0%} of games "
+            f"({chances.win_gammon:.0%} gammons) and loses {chances.lose_gammon:.0%} gammons; "
+            f"equity {value:+.2f}"
+        )
+
+
+def _backgammon(state: State[BackgammonMove]) -> BackgammonState:
+    if not isinstance(state, BackgammonState):
+        raise TypeError(f"the backgammon engine plays backgammon, not {type(state).__name__}")
+    return state

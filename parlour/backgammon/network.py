@@ -1,0 +1,179 @@
+"""A neural network that judges backgammon positions, as TD-Gammon did.
+
+The network reads a position from the side of the player on roll (before the dice are
+thrown) and gives five probabilities for that player, the same five that GNU
+Backgammon reports:
+
+    win, win a gammon, win a backgammon, lose a gammon, lose a backgammon
+
+(a gammon win counts among the wins; a backgammon among the gammons). From them comes
+the cubeless money equity: the points expected per game at stake 1.
+
+It learns by playing against itself with temporal-difference learning, TD(λ): after
+every move the estimate of the position before is pulled toward the estimate of the
+position after, and at the end toward the real result. See :mod:`.train`.
+
+Inputs, 99 for each side in its own numbering: for each of the 24 points, whether it
+holds at least one, two and three checkers and how many more (halved); checkers on the
+bar (halved); checkers borne off (out of 15); the pip count (out of 100).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parlour.backgammon.board import Position
+
+Array = npt.NDArray[np.float64]
+
+INPUTS_PER_SIDE = 99
+INPUTS = 2 * INPUTS_PER_SIDE
+OUTPUTS = 5
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
+
+#: The distance of each point from home (point i+1 is i+1 pips away; the bar 25).
+_PIPS = np.arange(1, 26, dtype=np.float64)
+
+
+def encode(positions: Sequence[Position]) -> Array:
+    """The network's inputs for each position, one row each, from the side of the
+    player on roll."""
+    counts = np.array([p.mover + p.opponent for p in positions], dtype=np.float64)
+    counts = counts.reshape(len(positions), 2, 25)
+    return _features(counts)
+
+
+def _features(counts: Array) -> Array:
+    """``counts[n, side, i]``: checkers of ``side`` (0 on roll, 1 not) on point i+1,
+    index 24 the bar."""
+    points = counts[:, :, :24]
+    one = points >= 1
+    two = points >= 2
+    three = points >= 3
+    surplus = np.maximum(points - 3, 0) / 2
+    per_point = np.stack([one, two, three, surplus], axis=-1).reshape(len(counts), 2, 96)
+    bar = counts[:, :, 24:25] / 2
+    off = (15 - counts.sum(axis=2, keepdims=True)) / 15
+    pips = (counts * _PIPS).sum(axis=2, keepdims=True) / 100
+    return np.concatenate([per_point, bar, off, pips], axis=2).reshape(len(counts), INPUTS)
+
+
+def _sigmoid(x: Array) -> Array:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -40, 40)))
+
+
+def flip(probabilities: Array) -> Array:
+    """The same probabilities seen from the other player (rows of five)."""
+    flipped = np.empty_like(probabilities)
+    flipped[..., WIN] = 1.0 - probabilities[..., WIN]
+    flipped[..., WIN_GAMMON] = probabilities[..., LOSE_GAMMON]
+    flipped[..., WIN_BACKGAMMON] = probabilities[..., LOSE_BACKGAMMON]
+    flipped[..., LOSE_GAMMON] = probabilities[..., WIN_GAMMON]
+    flipped[..., LOSE_BACKGAMMON] = probabilities[..., WIN_BACKGAMMON]
+    return flipped
+
+
+def equity(probabilities: Array) -> Array:
+    """Cubeless money equity of rows of five probabilities: +1 a single win, +2 a
+    gammon, +3 a backgammon, and the same lost."""
+    p = probabilities
+    return (
+        2 * p[..., WIN]
+        - 1
+        + p[..., WIN_GAMMON]
+        - p[..., LOSE_GAMMON]
+        + p[..., WIN_BACKGAMMON]
+        - p[..., LOSE_BACKGAMMON]
+    )
+
+
+def result_vector(kind: int) -> Array:
+    """The five 'probabilities' of a game won by ``kind`` (1 single, 2 gammon, 3
+    backgammon), for the winner."""
+    return np.array([1.0, kind >= 2, kind >= 3, 0.0, 0.0], dtype=np.float64)
+
+
+@dataclass
+class Network:
+    """One hidden layer of sigmoid units, five sigmoid outputs."""
+
+    w1: Array
+    b1: Array
+    w2: Array
+    b2: Array
+
+    @classmethod
+    def new(cls, hidden: int = 80, seed: int = 0) -> Network:
+        rng = np.random.default_rng(seed)
+        return cls(
+            w1=rng.normal(0.0, 1.0 / np.sqrt(INPUTS), (INPUTS, hidden)),
+            b1=np.zeros(hidden),
+            w2=rng.normal(0.0, 1.0 / np.sqrt(hidden), (hidden, OUTPUTS)),
+            b2=np.zeros(OUTPUTS),
+        )
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    def forward(self, inputs: Array) -> Array:
+        """The five probabilities for each row of inputs."""
+        return _sigmoid(_sigmoid(inputs @ self.w1 + self.b1) @ self.w2 + self.b2)
+
+    def probabilities(self, positions: Sequence[Position]) -> Array:
+        """The five probabilities for the player on roll in each position."""
+        return self.forward(encode(positions))
+
+    def learn(self, inputs: Array, targets: Array, alpha: float) -> None:
+        """One gradient step moving the outputs for rows of ``inputs`` toward
+        ``targets`` (squared error, summed over the rows)."""
+        hidden = _sigmoid(inputs @ self.w1 + self.b1)
+        outputs = _sigmoid(hidden @ self.w2 + self.b2)
+        output_error = (targets - outputs) * outputs * (1 - outputs)
+        hidden_error = (output_error @ self.w2.T) * hidden * (1 - hidden)
+        self.w2 += alpha * hidden.T @ output_error
+        self.b2 += alpha * output_error.sum(axis=0)
+        self.w1 += alpha * inputs.T @ hidden_error
+        self.b1 += alpha * hidden_error.sum(axis=0)
+
+    def parameters(self) -> list[Array]:
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def save(self, path: Path, **extra: Any) -> None:
+        """Write the weights (as float32: small, and precise enough) and any extra
+        arrays, such as a trainer's state."""
+        np.savez_compressed(
+            path,
+            w1=self.w1.astype(np.float32),
+            b1=self.b1.astype(np.float32),
+            w2=self.w2.astype(np.float32),
+            b2=self.b2.astype(np.float32),
+            **extra,
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> Network:
+        with np.load(path) as data:
+            return cls(
+                w1=data["w1"].astype(np.float64),
+                b1=data["b1"].astype(np.float64),
+                w2=data["w2"].astype(np.float64),
+                b2=data["b2"].astype(np.float64),
+            )
+
+
+WEIGHTS = Path(__file__).with_name("weights") / "td.npz"
+
+
+@cache
+def shipped_network() -> Network:
+    """The network trained for Parlour and shipped inside the package (loaded once;
+    treat it as read-only)."""
+    return Network.load(WEIGHTS)

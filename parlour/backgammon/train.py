@@ -1,0 +1,171 @@
+"""Teach the backgammon network by self-play with TD(λ). Seeded and resumable.
+
+    python -m parlour.backgammon.train --games 100000 --checkpoint bg-train.npz
+    python -m parlour.backgammon.train --games 200000 --checkpoint bg-train.npz --resume
+    python -m parlour.backgammon.train --export bg-train.npz   # ship it in the package
+
+The network plays both sides, choosing each play greedily by its own 0-ply
+evaluation (the dice give all the exploration it needs, as Tesauro found). It learns
+from each game once the game is over, by TD(λ) in its forward view: the target for
+each position is its λ-return, a blend of the network's own estimates of the
+positions that followed (weighted (1-λ)λ^k by distance) and the game's real result.
+With λ = 0 a position learns only from the next one; with λ = 1, only from the result.
+
+Every position is read from the side of its player on roll; since the turn passes at
+every play, the return is flipped to the other side at each step back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.network import (
+    WEIGHTS,
+    Array,
+    Network,
+    encode,
+    equity,
+    flip,
+    result_vector,
+)
+
+#: The weights at full precision in a checkpoint, so a resumed run continues exactly.
+FULL_NAMES = ("full_w1", "full_b1", "full_w2", "full_b2")
+
+
+def rank_plays(network: Network, position: Position, dice: tuple[int, int]) -> list[Position]:
+    """The positions each distinct legal play leads to (still seen from the mover),
+    best first by 0-ply evaluation; ``[position]`` when nothing can be played."""
+    plays = legal_plays(position, dice)
+    if not plays:
+        return [position]
+    results = [position.apply(play) for play in plays]
+    values = _values(network, results)
+    return [results[i] for i in np.argsort(-values, kind="stable")]
+
+
+def _values(network: Network, results: list[Position]) -> Array:
+    """The mover's equity after each play: a finished game counts its points."""
+    kinds = np.array([result.win_kind() for result in results], dtype=np.float64)
+    if kinds.any():
+        return kinds  # bearing off the last checker beats any unfinished position
+    return equity(flip(network.probabilities([result.swapped() for result in results])))
+
+
+def choose_play(network: Network, position: Position, dice: tuple[int, int]) -> Position:
+    """The position after the best play by 0-ply evaluation."""
+    return rank_plays(network, position, dice)[0]
+
+
+class Trainer:
+    def __init__(self, network: Network, seed: int, alpha: float = 0.01, lam: float = 0.7) -> None:
+        self.network = network
+        self.rng = np.random.default_rng(seed)
+        self.alpha = alpha
+        self.lam = lam
+        self.games = 0
+        self.plies = 0
+        self.gammons = 0
+
+    def play_one_game(self) -> None:
+        """Play one game against itself, then learn from it."""
+        network = self.network
+        position = Position.start()
+        seen: list[Position] = []
+        while True:
+            seen.append(position)
+            dice = (int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7)))
+            after = choose_play(network, position, dice)
+            kind = after.win_kind()
+            if kind:
+                break
+            position = after.swapped()
+        self.games += 1
+        self.plies += len(seen)
+        self.gammons += kind >= 2
+
+        inputs = encode(seen)
+        estimates = network.forward(inputs)
+        targets = np.empty_like(estimates)
+        # the last mover won; walking back, each return is flipped to the side on roll
+        returns = result_vector(kind)
+        targets[-1] = returns
+        for t in range(len(seen) - 2, -1, -1):
+            returns = flip((1 - self.lam) * estimates[t + 1] + self.lam * returns)
+            targets[t] = returns
+        network.learn(inputs, targets, self.alpha)
+
+    # -- checkpoints -------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        state = {
+            "games": self.games,
+            "plies": self.plies,
+            "gammons": self.gammons,
+            "alpha": self.alpha,
+            "lam": self.lam,
+            "rng": self.rng.bit_generator.state,
+        }
+        full = dict(zip(FULL_NAMES, self.network.parameters(), strict=True))
+        self.network.save(path, trainer=np.array(json.dumps(state)), **full)
+
+    @classmethod
+    def resume(cls, path: Path) -> Trainer:
+        with np.load(path) as data:
+            network = Network(*(data[name].copy() for name in FULL_NAMES))
+            state = json.loads(str(data["trainer"]))
+        trainer = cls(network, seed=0, alpha=state["alpha"], lam=state["lam"])
+        trainer.rng.bit_generator.state = state["rng"]
+        trainer.games = state["games"]
+        trainer.plies = state["plies"]
+        trainer.gammons = state["gammons"]
+        return trainer
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m parlour.backgammon.train")
+    parser.add_argument("--games", type=int, default=100_000, help="train until this many games")
+    parser.add_argument("--checkpoint", type=Path, default=Path("bg-train.npz"))
+    parser.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=80)
+    parser.add_argument("--alpha", type=float, default=0.01, help="learning rate")
+    parser.add_argument("--lam", type=float, default=0.7, help="λ of TD(λ)")
+    parser.add_argument("--every", type=int, default=1000, help="report and save this often")
+    parser.add_argument(
+        "--export", type=Path, help="write this checkpoint's weights to the package"
+    )
+    args = parser.parse_args(argv)
+
+    if args.export is not None:
+        Trainer.resume(args.export).network.save(WEIGHTS)
+        print(f"wrote {WEIGHTS}")
+        return 0
+    if args.resume:
+        trainer = Trainer.resume(args.checkpoint)
+    else:
+        network = Network.new(hidden=args.hidden, seed=args.seed)
+        trainer = Trainer(network, seed=args.seed, alpha=args.alpha, lam=args.lam)
+    started, games_then = time.perf_counter(), trainer.games
+    while trainer.games < args.games:
+        trainer.play_one_game()
+        if trainer.games % args.every == 0 or trainer.games == args.games:
+            trainer.save(args.checkpoint)
+            rate = (trainer.games - games_then) / (time.perf_counter() - started)
+            print(
+                f"{trainer.games} games, {trainer.plies / trainer.games:.1f} plies a game, "
+                f"{trainer.gammons / trainer.games:.1%} gammons or more, {rate:.1f} games/s",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

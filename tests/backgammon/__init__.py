@@ -1,0 +1,1 @@
+"""Tests of backgammon: the board, the legal plays, the notation and the game."""

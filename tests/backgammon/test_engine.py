@@ -1,0 +1,257 @@
+"""The backgammon opponent: the network's arithmetic, the trainer, the cube
+equities and the engine's choices."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parlour.backgammon.board import Position
+from parlour.backgammon.engine import BackgammonEngine
+from parlour.backgammon.equity import (
+    Chances,
+    match_cube_decision,
+    match_equity,
+    money_cube_decision,
+    money_equity,
+    take_points,
+)
+from parlour.backgammon.network import INPUTS, Network, encode, equity, flip, shipped_network
+from parlour.backgammon.notation import position_id
+from parlour.backgammon.rules import BACKGAMMON, Action, Phase
+from parlour.backgammon.train import Trainer, choose_play
+from parlour.core.dice import Dice
+from parlour.core.protocol import CHANCE
+
+# -- the network -----------------------------------------------------------------
+
+
+def test_inputs_describe_the_start_position() -> None:
+    (row,) = encode([Position.start()])
+    assert row.shape == (INPUTS,)
+    # each side: 4 points held (at least one), 2 with three or more and surplus 2 each
+    for side in (0, 1):
+        block = row[side * 99 : side * 99 + 99]
+        assert block[0:96:4].sum() == 4  # points with at least one checker
+        assert block[96] == 0 and block[97] == 0  # none on the bar, none off
+        assert block[98] == pytest.approx(1.67)  # 167 pips
+
+
+def test_flip_is_an_involution_and_equity_is_antisymmetric() -> None:
+    rng = np.random.default_rng(1)
+    probabilities = rng.uniform(0, 1, size=(20, 5))
+    assert np.allclose(flip(flip(probabilities)), probabilities)
+    assert np.allclose(equity(flip(probabilities)), -equity(probabilities))
+
+
+def test_learning_step_follows_the_gradient() -> None:
+    """A small step of ``learn`` lowers the squared error by what the gradient
+    predicts (checked against finite differences of the error)."""
+    rng = np.random.default_rng(2)
+    network = Network.new(hidden=7, seed=3)
+    inputs = rng.uniform(0, 1, size=(4, INPUTS))
+    targets = rng.uniform(0, 1, size=(4, 5))
+
+    def error(net: Network) -> float:
+        return float(((targets - net.forward(inputs)) ** 2).sum() / 2)
+
+    before = error(network)
+    stepped = Network(*(p.copy() for p in network.parameters()))
+    alpha = 1e-4
+    stepped.learn(inputs, targets, alpha)
+    moved = sum(
+        float(((a - b) ** 2).sum())
+        for a, b in zip(stepped.parameters(), network.parameters(), strict=True)
+    )
+    # gradient descent: error falls by about |gradient|^2 * alpha = |step|^2 / alpha
+    assert before - error(stepped) == pytest.approx(moved / alpha, rel=1e-2)
+
+    # and each parameter's step is -alpha times the numerical derivative
+    w1 = network.w1
+    for i, j in [(0, 0), (50, 3), (197, 6)]:
+        original = w1[i, j]
+        w1[i, j] = original + 1e-6
+        up = error(network)
+        w1[i, j] = original - 1e-6
+        down = error(network)
+        w1[i, j] = original
+        derivative = (up - down) / 2e-6
+        assert stepped.w1[i, j] - original == pytest.approx(
+            -alpha * derivative, rel=1e-3, abs=1e-12
+        )
+
+
+def test_training_is_seeded_and_resumes_exactly(tmp_path: Path) -> None:
+    straight = Trainer(Network.new(hidden=8, seed=1), seed=5)
+    for _ in range(4):
+        straight.play_one_game()
+
+    first = Trainer(Network.new(hidden=8, seed=1), seed=5)
+    for _ in range(2):
+        first.play_one_game()
+    first.save(tmp_path / "checkpoint.npz")
+    resumed = Trainer.resume(tmp_path / "checkpoint.npz")
+    for _ in range(2):
+        resumed.play_one_game()
+
+    assert resumed.games == straight.games == 4
+    for a, b in zip(resumed.network.parameters(), straight.network.parameters(), strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_shipped_weights_load_and_judge_the_start_as_about_even() -> None:
+    network = shipped_network()
+    (start,) = network.probabilities([Position.start()])
+    assert 0.35 < start[0] < 0.65, "the side on roll at the start has about even chances"
+    assert all(0 <= p <= 1 for p in start)
+
+
+def test_the_trained_network_bears_off_the_last_checkers() -> None:
+    # the mover has two checkers left on the 1- and 2-points; 6-5 bears both off
+    # (the opponent has borne off five, so it is a single game)
+    mover = [1, 1] + [0] * 23
+    opponent = [0] * 5 + [10] + [0] * 19
+    position = Position(tuple(mover), tuple(opponent))
+    after = choose_play(shipped_network(), position, (6, 5))
+    assert after.win_kind() == 1
+
+
+# -- cube equities ---------------------------------------------------------------
+
+
+def no_gammons(win: float) -> Chances:
+    return Chances(win, 0.0, 0.0, 0.0, 0.0)
+
+
+def test_live_cube_take_point_is_twenty_percent_without_gammons() -> None:
+    mine, theirs = take_points(no_gammons(0.5))
+    assert mine == pytest.approx(0.2) and theirs == pytest.approx(0.2)
+
+
+def test_gammons_raise_the_take_point_of_the_side_that_loses_them() -> None:
+    gammonish = Chances(0.6, 0.3, 0.0, 0.0, 0.0)  # my wins are often gammons
+    _, theirs = take_points(gammonish)
+    assert theirs > 0.2
+
+
+@pytest.mark.parametrize(
+    ("win", "words"),
+    [
+        (0.55, "no double, beaver"),  # the taker would be better than even: beaver
+        (0.65, "no double, take"),
+        (0.75, "double, take"),
+        (0.88, "double, pass"),
+    ],
+)
+def test_money_cube_decisions_by_winning_chances(win: float, words: str) -> None:
+    assert money_cube_decision(no_gammons(win), cube_centred=True).words() == words
+
+
+def test_cubeful_equity_is_bounded_and_ownership_is_worth_something() -> None:
+    for win in np.linspace(0, 1, 21):
+        chances = no_gammons(float(win))
+        mine = money_equity(chances, "me")
+        centred = money_equity(chances, "centred")
+        theirs = money_equity(chances, "opponent")
+        assert -1.0 - 1e-9 <= theirs <= centred + 1e-9
+        assert centred <= mine + 1e-9 <= 1.0 + 2e-9
+
+
+def test_match_equity_table_is_symmetric_and_monotone() -> None:
+    for a in range(1, 12):
+        for b in range(1, 12):
+            assert match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0)
+            assert match_equity(a, b) >= match_equity(a + 1, b)
+            assert match_equity(a, b) <= match_equity(a, b + 1)
+    assert match_equity(2, 1, post_crawford=True) == pytest.approx(0.5)
+
+
+def test_post_crawford_trailer_doubles_and_crawford_leader_never_drops_at_even_chances() -> None:
+    # the trailer, 4 away against a leader 1 away after the Crawford game, should double
+    decision = match_cube_decision(no_gammons(0.5), 4, 1, 1, post_crawford=True)
+    assert decision.should_double
+    assert decision.should_take  # the leader takes: a drop would lose the match... later
+
+
+# -- the engine --------------------------------------------------------------------
+
+
+def play_out(levels: tuple[int, int], seed: int, engine: BackgammonEngine) -> int:
+    """One game between two levels; returns the points won by the FIRST side."""
+    state = BACKGAMMON.new_state()
+    dice = Dice(seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        if state.turn is CHANCE:
+            state.push(dice.choose(state.chance_outcomes()))
+            continue
+        move = engine.choose_move(state, levels[int(state.turn)], rng)
+        assert move in state.legal_moves()
+        state.push(move)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is not None
+    return outcome.points if outcome.winner == 0 else -outcome.points
+
+
+@pytest.mark.parametrize("level", range(1, 8))
+def test_every_level_plays_only_legal_moves(level: int) -> None:
+    engine = BackgammonEngine()
+    for seed in range(2):
+        play_out((level, 5), seed, engine)
+
+
+def test_hint_names_a_legal_move_and_the_chances() -> None:
+    engine = BackgammonEngine()
+    state = BACKGAMMON.new_state()
+    state.push(state.parse_move("31"))  # the opening throw: the first side has 3-1
+    hint = engine.hint(state)
+    assert hint.move in state.legal_moves()
+    assert "wins" in hint.assessment and "equity" in hint.assessment
+    state.push(hint.move)
+    assert state.phase in (Phase.CUBE, Phase.THROW)
+
+
+def test_a_hopeless_double_is_dropped() -> None:
+    engine = BackgammonEngine()
+    # the doubler bears off its last checker next turn; the taker, with ten off,
+    # needs two more turns: no gammon, no hope
+    doubler = (1,) + (0,) * 24
+    taker = (0,) * 5 + (5,) + (0,) * 19
+    state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
+    assert state.phase is Phase.CUBE and Action.DOUBLE in state.legal_moves()
+    assert engine.choose_move(state) == Action.DOUBLE
+    state.push(Action.DOUBLE)
+    assert engine.choose_move(state) == Action.DROP
+
+
+def test_too_good_to_double_plays_on_for_the_gammon() -> None:
+    engine = BackgammonEngine()
+    # as above, but the taker has all fifteen checkers far back: a gammon is certain
+    doubler = (1,) + (0,) * 24
+    taker = (0,) * 22 + (15, 0, 0)  # on its 23-point (the mover's 2-point)
+    state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
+    decision = engine.cube_decision(state)
+    assert decision.no_double > 1.0, "playing on is worth more than the double's point"
+    assert engine.choose_move(state) == Action.ROLL
+
+
+def test_default_level_beats_the_beginner_level() -> None:
+    engine = BackgammonEngine()
+    total = sum(
+        play_out((5, 1), seed, engine) - play_out((1, 5), seed, engine) for seed in range(6)
+    )
+    assert total > 0
+
+
+def test_the_game_offers_its_engine_and_cube_advice_in_hints() -> None:
+    engine = BACKGAMMON.engine()
+    assert isinstance(engine, BackgammonEngine)
+    doubler = (1,) + (0,) * 24
+    taker = (0,) * 5 + (5,) + (0,) * 19
+    state = BACKGAMMON.state_from_text(position_id(Position(doubler, taker)))
+    hint = engine.hint(state)
+    assert hint.move == Action.DOUBLE and hint.move_text == "double"
+    assert "cube: double, pass" in hint.assessment
