@@ -9,19 +9,24 @@ there, a right-click by the lower one; F3 takes the last checker back; Enter (or
 the Confirm button) plays the turn. A whole play may also be typed: ``8/5 6/5``.
 Cube decisions are buttons: roll or double; take, drop or beaver.
 
-The board reads the state through the fields the backgammon rules give
-(``position``, ``mover``, ``phase``, ``dice``, ``cube``, match length and score).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from parlour.backgammon.board import CheckerMove
+from parlour.backgammon.matchfile import write_mat
+from parlour.backgammon.rules import (
+    BackgammonSession,
+    BackgammonState,
+    Phase,
+    TurnBuilder,
+)
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import CHANCE, Side, State
 from parlour.tui.board import Board, Cell
@@ -34,23 +39,20 @@ COLOURS = {Side.FIRST: "#f5f1e6", Side.SECOND: "#141414"}
 SHOWN = 6
 
 
-def _rules() -> Any:
-    return importlib.import_module("parlour.backgammon.rules")
+def game_state(session: Session) -> BackgammonState:
+    """The session's state, a backgammon one."""
+    state = session.state
+    assert isinstance(state, BackgammonState)
+    return state
 
 
-def phase_name(state: Any) -> str:
-    return str(state.phase.value)
-
-
-def dice_left(dice: tuple[int, int], steps: list[Any]) -> list[int]:
+def dice_left(dice: tuple[int, int], steps: list[CheckerMove]) -> list[int]:
     """The dice not yet used by ``steps`` (a checker borne off with a higher die
     than its distance uses the smallest die that does it).
 
-    >>> class Step:
-    ...     def __init__(self, start, end): self.start, self.end = start, end
-    >>> dice_left((6, 4), [Step(13, 7)])
+    >>> dice_left((6, 4), [CheckerMove(13, 7)])
     [4]
-    >>> dice_left((3, 3), [Step(8, 5)])
+    >>> dice_left((3, 3), [CheckerMove(8, 5)])
     [3, 3, 3]
     """
     left = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice, reverse=True)
@@ -100,7 +102,7 @@ class BackgammonBoard(Board):
     def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(session, **kwargs)
         #: The turn being entered, with the position of the game it belongs to.
-        self.builder: Any = None
+        self.builder: TurnBuilder | None = None
         self._built_for: tuple[int, int] | None = None
 
     # -- whose view -------------------------------------------------------------------
@@ -108,33 +110,33 @@ class BackgammonBoard(Board):
     def viewer(self) -> Side:
         """The side whose numbering the board shows: the person against the computer,
         else the side to act."""
-        state: Any = self.session.state
+        state = game_state(self.session)
         if self.session.engine is not None:
             return self.session.options.side
         turn = state.turn
         if state.is_over() or turn is CHANCE:
-            return Side(state.mover)
+            return state.mover
         return Side(turn)
 
-    def turn_builder(self) -> Any:
+    def turn_builder(self) -> TurnBuilder | None:
         """The turn being entered, when the player at the keyboard is to play."""
-        state: Any = self.session.state
-        if state.is_over() or phase_name(state) != "play" or self.session.computer_to_move():
+        state = game_state(self.session)
+        if state.is_over() or state.phase is not Phase.PLAY or self.session.computer_to_move():
             self.builder = None
             return None
         key = (id(state), len(self.session.texts))
         if self.builder is None or self._built_for != key:
-            self.builder = _rules().TurnBuilder(state)
+            self.builder = TurnBuilder(state)
             self._built_for = key
         return self.builder
 
     def counts(self) -> tuple[list[int], list[int]]:
         """The viewer's checkers and the other side's, each in its own numbering
         (index 24 the bar), with the checkers moved so far this turn."""
-        state: Any = self.session.state
+        state = game_state(self.session)
         builder = self.turn_builder()
         position = builder.position if builder is not None else state.position
-        if Side(state.mover) == self.viewer():
+        if state.mover == self.viewer():
             return list(position.mover), list(position.opponent)
         return list(position.opponent), list(position.mover)
 
@@ -168,13 +170,13 @@ class BackgammonBoard(Board):
     # -- drawing --------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        state: Any = self.session.state
+        state = game_state(self.session)
         viewer = self.viewer()
         mine, theirs = self.counts()
         builder = self.turn_builder()
         movable: set[int | str] = set()
         landed: set[int | str] = set()
-        if builder is not None and Side(state.mover) == viewer:
+        if builder is not None and state.mover == viewer:
             for step in builder.options():
                 movable.add("bar-me" if step.start == 25 else step.start)
             for step in builder.steps:
@@ -209,7 +211,7 @@ class BackgammonBoard(Board):
 
     def last_play_points(self, viewer: Side) -> set[int]:
         """The points, in the viewer's numbering, where the last play put checkers."""
-        probe: Any = self.session.state.copy()
+        probe = game_state(self.session).copy()
         while probe.moves:
             move = probe.pop()
             if isinstance(move, tuple) and move:
@@ -218,14 +220,14 @@ class BackgammonBoard(Board):
         return set()
 
     def middle_text(self) -> Text:
-        state: Any = self.session.state
+        state = game_state(self.session)
         names = self.session.game.side_names
         text = Text()
         dice = state.dice
         if dice is not None:
             builder = self.turn_builder()
             left = dice_left(dice, builder.steps) if builder is not None else []
-            mover = Side(state.mover)
+            mover = state.mover
             text.append(f"{names[mover]} rolled ", style="#f0e6d2")
             for die in (dice[0], dice[1]) if dice[0] != dice[1] else (dice[0],) * 4:
                 used = builder is not None and die not in left
@@ -316,17 +318,16 @@ def _point(number: int) -> str:
     return "the bar" if number == 25 else f"point {number}"
 
 
-def _steps_text(builder: Any) -> str:
+def _steps_text(builder: TurnBuilder) -> str:
     return " ".join(str(step) for step in builder.steps)
 
 
-def _why_not(builder: Any, start: int) -> str:
+def _why_not(builder: TurnBuilder, start: int) -> str:
     """Why the checkers on ``start`` cannot move now, in the rules' words."""
-    checker_move = importlib.import_module("parlour.backgammon.board").CheckerMove
     left = dice_left(builder.dice, builder.steps)
     for die in sorted(set(left), reverse=True):
         try:
-            builder.add(checker_move(start, max(start - die, 0)))
+            builder.add(CheckerMove(start, max(start - die, 0)))
         except ParlourError as error:
             return f"Not allowed: {error}"
         builder.undo()
@@ -362,11 +363,11 @@ def _stack(
 
 def _phase_words(session: Session) -> str:
     """What is to be done now, in words."""
-    state: Any = session.state
+    state = game_state(session)
     names = session.game.side_names
     if state.is_over():
         return "the game is over"
-    phase = phase_name(state)
+    phase = state.phase.value
     turn = state.turn
     who = names[Side(turn)] if turn is not CHANCE else "the dice"
     return {
@@ -385,12 +386,12 @@ def _phase_words(session: Session) -> str:
 
 def actions(session: Session) -> list[tuple[str, str]]:
     """The choices that are words, as buttons: roll, double, take, drop..."""
-    state: Any = session.state
+    state = game_state(session)
     if state.is_over() or state.turn is CHANCE:
         return []
     legal = {str(move) for move in state.legal_moves() if not isinstance(move, tuple)}
-    phase = phase_name(state)
-    if phase == "play":
+    phase = state.phase
+    if phase is Phase.PLAY:
         return []  # the board's own buttons: confirm, take back
     buttons = [
         (label, word)
@@ -405,26 +406,26 @@ def actions(session: Session) -> list[tuple[str, str]]:
         )
         if word in legal
     ]
-    if phase == "cube":
+    if phase is Phase.CUBE:
         buttons.append(("Resign", "resign single"))
     return buttons
 
 
 def automatic(session: Session) -> str | None:
     """Roll for a player who may not double; pass for one with no legal play."""
-    state: Any = session.state
+    state = game_state(session)
     if state.is_over() or state.turn is CHANCE:
         return None
-    phase = phase_name(state)
+    phase = state.phase
     legal = state.legal_moves()
-    if phase == "cube" and "double" not in {str(move) for move in legal}:
+    if phase is Phase.CUBE and "double" not in {str(move) for move in legal}:
         return "roll"
-    if phase == "play" and legal == [()]:
+    if phase is Phase.PLAY and legal == [()]:
         return "no move"
     return None
 
 
-def _score_after(state: Any) -> tuple[int, int]:
+def _score_after(state: BackgammonState) -> tuple[int, int]:
     outcome = state.outcome()
     score = list(state.score)
     if outcome is not None and outcome.winner is not None:
@@ -434,7 +435,7 @@ def _score_after(state: Any) -> tuple[int, int]:
 
 def next_game(session: Session) -> State[Any] | None:
     """The next game of the match (or of money play) once this one is over."""
-    state: Any = session.state
+    state = game_state(session)
     if not state.is_over():
         return None
     length = state.match_length
@@ -445,18 +446,15 @@ def next_game(session: Session) -> State[Any] | None:
     if max(score) >= length:
         return None
     crawford = (length - 1 in score) and (length - 1 not in state.score)
-    following: State[Any] = _rules().BackgammonState(
-        state.game, match_length=length, score=score, crawford=crawford
-    )
-    return following
+    return state.game.new_state(match_length=length, score=score, crawford=crawford)
 
 
 def details(session: Session) -> list[str]:
     """The pip counts, the cube and the match score, for the side panel."""
-    state: Any = session.state
+    state = game_state(session)
     names = session.game.side_names
     position = state.position
-    mover = Side(state.mover)
+    mover = state.mover
     pips = position.pips()
     by_side = {mover: pips[0], mover.other: pips[1]}
     lines = [f"Pips: {names[0]} {by_side[Side.FIRST]}, {names[1]} {by_side[Side.SECOND]}"]
@@ -488,22 +486,25 @@ def details(session: Session) -> list[str]:
 def move_list(session: Session) -> list[str]:
     """Each turn on a line: the throw and the play, or a cube action."""
     names = session.game.side_names
-    probe: Any = session.game.state_from_text(session.start_text)
+    probe = session.game.state_from_text(session.start_text)
+    assert isinstance(probe, BackgammonState)
     lines: list[str] = []
     pending = ""
     for text in session.texts:
-        phase = phase_name(probe)
-        if phase == "opening":
+        phase = probe.phase
+        if phase is Phase.OPENING:
             dice = text
             lines.append(f"Opening throw: {names[0]} {dice[0]}, {names[1]} {dice[1]}")
-        elif phase == "throw":
-            pending = f"{names[Side(probe.mover)]} {text}:"
-        elif phase == "play":
-            prefix = pending or f"{names[Side(probe.mover)]}:"
+        elif phase is Phase.THROW:
+            pending = f"{names[probe.mover]} {text}:"
+        elif phase is Phase.PLAY:
+            prefix = pending or f"{names[probe.mover]}:"
             lines.append(f"{prefix} {text}")
             pending = ""
         elif text != "roll":
-            lines.append(f"{names[Side(probe.turn)]}: {text}")
+            actor = probe.turn
+            assert isinstance(actor, Side)
+            lines.append(f"{names[actor]}: {text}")
         probe.push(probe.parse_move(text))
     if pending:
         lines.append(pending)
@@ -517,14 +518,13 @@ def last_move(session: Session) -> str | None:
 
 
 def export_mat(session: Session) -> str:
-    state: Any = session.state
-    matchfile: Any = importlib.import_module("parlour.backgammon.matchfile")
-    record = _rules().BackgammonSession(state.match_length)
-    for state in [*session.earlier_states, session.state]:
-        record.games.append(state)
+    state = game_state(session)
+    record = BackgammonSession(state.match_length)
+    for game in [*session.earlier_states, state]:
+        assert isinstance(game, BackgammonState)
+        record.games.append(game)
         record.finish()
-    text: str = matchfile.write_mat(record, ("White", "Black"))
-    return text
+    return write_mat(record, session.game.side_names)
 
 
 def game_ui() -> GameUI:

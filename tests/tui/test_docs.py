@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["parlour.tui.session", "parlour.tui.chess_board"]
+MODULES = ["parlour.tui.session", "parlour.tui.chess_board", "parlour.tui.backgammon_board"]
 
 
 @pytest.mark.parametrize("name", MODULES)
