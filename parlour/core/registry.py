@@ -16,6 +16,7 @@ from parlour.core.protocol import Game
 GAMES: dict[str, str] = {
     "backgammon": "parlour.backgammon.rules:BACKGAMMON",
     "checkers": "parlour.checkers.rules:CHECKERS",
+    "chess": "parlour.chess.rules:CHESS",
 }
 
 #: Games named in the design that have no rules engine yet.
