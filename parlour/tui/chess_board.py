@@ -1,8 +1,7 @@
 """The chess board: squares a-h and 1-8 written round the edge, White at the bottom
 (Black at the bottom when flipped, or when the person plays Black).
 
-The board is drawn from the position's FEN and the legal moves' UCI text, the two
-texts every chess state gives, so it needs nothing else from the rules. A move is
+The board is drawn from the position's FEN and the legal moves' UCI text. A move is
 made by clicking a piece and then one of the squares marked for it; a pawn reaching
 the last rank becomes a queen (type ``e8=N`` for another piece). The king of the
 side to move is marked when in check, and the last move's two squares are tinted.
@@ -10,13 +9,14 @@ side to move is marked when in check, and the last move's two squares are tinted
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from parlour.chess.notation import PgnGame, write_pgn
+from parlour.chess.rules import ChessState
 from parlour.core.protocol import Side
 from parlour.tui.board import Board, Cell
 from parlour.tui.games import GameUI
@@ -113,15 +113,21 @@ class ChessBoard(Board):
             return set()
         return {uci[2:4] for uci in self.uci_moves() if uci[:2] == self.picked}
 
+    @property
+    def state(self) -> ChessState:
+        state = self.session.state
+        assert isinstance(state, ChessState)
+        return state
+
     def redraw(self) -> None:
-        state: Any = self.session.state
+        state = self.state
         pieces = board_from_fen(state.to_text())
         targets = self.targets()
-        stack = getattr(state, "move_stack", [])
-        last = {str(stack[-1])[:2], str(stack[-1])[2:4]} if stack else set()
+        stack = state.move_stack
+        last = {stack[-1].uci()[:2], stack[-1].uci()[2:4]} if stack else set()
         check = None
-        in_play = not state.is_over() or state.outcome().reason == "checkmate"
-        if in_play and getattr(state, "is_check", lambda: False)():
+        outcome = state.outcome()
+        if (outcome is None or outcome.reason == "checkmate") and state.is_check():
             king = "K" if state.turn is Side.FIRST else "k"
             check = next((name for name, piece in pieces.items() if piece == king), None)
         for cell in self.query(Cell):
@@ -173,14 +179,14 @@ class ChessBoard(Board):
 
 def game_ui() -> GameUI:
     def export(session: Session) -> str:
-        notation: Any = importlib.import_module("parlour.chess.notation")
-        game = notation.PgnGame.from_state(
-            session.state,
+        state = session.state
+        assert isinstance(state, ChessState)
+        game = PgnGame.from_state(
+            state,
             Event="Parlour game",
             White=session.player_name(Side.FIRST),
             Black=session.player_name(Side.SECOND),
         )
-        text: str = notation.write_pgn(game)
-        return text
+        return write_pgn(game)
 
     return GameUI(board=ChessBoard, export_suffix="pgn", export=export)
