@@ -114,6 +114,13 @@ def _play(args: argparse.Namespace) -> int:
     return run(session)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    # Imported here: the web stack is loaded only by those who serve.
+    from parlour.server.app import serve
+
+    return serve(args.host, args.port, args.db, allowed_origins=args.allow_origin)
+
+
 def _not_built(what: str) -> Callable[[argparse.Namespace], int]:
     def command(args: argparse.Namespace) -> int:
         raise CommandError(f"{what} is not built yet")
@@ -187,12 +194,21 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the web app",
         description="Run the web app (by default on http://127.0.0.1:8000 with an embedded "
-        "SQLite store).",
+        "SQLite store: parlour.db in $XDG_DATA_HOME/parlour, by default "
+        "~/.local/share/parlour).",
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="an SQLAlchemy URL: sqlite:///path or postgresql://...")
-    serve.set_defaults(run=_not_built("the web app (parlour serve)"))
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a page origin besides the server's own allowed to open WebSockets "
+        "(e.g. https://example.org); repeat for more",
+    )
+    serve.set_defaults(run=_serve)
 
     uci = commands.add_parser(
         "uci",

@@ -12,6 +12,37 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# The server tests run against a real PostgreSQL at 127.0.0.1:5432 (user postgres,
+# trust auth, database "test"), as this project's machines provide. Where it is
+# stopped or missing and we are root, start it (installing it first if need be).
+ensure_postgresql() {
+    if .venv/bin/python - <<'PY' 2>/dev/null; then return 0; fi
+import psycopg
+psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", connect_timeout=3).close()
+PY
+    if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null; then
+        echo "warning: PostgreSQL is not reachable at 127.0.0.1:5432 (database test);" \
+             "the PostgreSQL tests will fail" >&2
+        return 0
+    fi
+    if ! command -v pg_ctlcluster >/dev/null; then
+        echo "Installing PostgreSQL for the server tests"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    fi
+    version=$(ls /etc/postgresql | sort -n | tail -n 1)
+    hba=/etc/postgresql/$version/main/pg_hba.conf
+    grep -q "^host all all 127.0.0.1/32 trust" "$hba" \
+        || sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start 2>/dev/null \
+        || pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        pg_isready -q -h 127.0.0.1 && break
+        sleep 1
+    done
+    su postgres -c "createdb test" 2>/dev/null || true
+}
+
 if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --editable ".[test]"
     wanted=$(sed -e 's/#.*//' scripts/debian-test-packages.txt | tr '\n' ' ')
@@ -30,6 +61,7 @@ if [ "${1:-}" = "test" ]; then
                  "the tests that need them will fail" >&2
         fi
     fi
+    ensure_postgresql
 else
     .venv/bin/python -m pip install --quiet --editable .
 fi

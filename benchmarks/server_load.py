@@ -1,0 +1,354 @@
+"""Load test of the web server on loopback: a bounded swarm of asyncio clients.
+
+It starts ``parlour serve`` in a subprocess (on 127.0.0.1, a fresh SQLite file unless
+``--db`` says otherwise), opens ``--games`` games at once, and plays them over
+WebSocket (or plain HTTP with ``--transport http``): each game's client waits a
+random think time (mean ``--think`` seconds), sends a legal move against the version
+it saw, and measures the time until the server confirms it. A finished game is
+replaced by a new one, so the number of concurrent games holds for the whole run.
+It stops by itself after ``--duration`` seconds and prints the games played, moves
+per second and move-latency percentiles.
+
+The same swarm first runs against a peer: an echo server on the same stack
+(Starlette, uvicorn, JSON) that answers every move at once, with no rules, storage or
+validation. The machine is shared and its load varies, so what Parlour adds is the
+ratio of its latencies to the peer's, measured in the same run.
+
+    python benchmarks/server_load.py --games 500 --think 2 --duration 30
+
+The default game is the tests' race game (dice thrown by the server at every turn);
+``--game chess`` etc. once the real games are registered. Only loopback is targeted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAUNCH = """
+import sys
+from parlour import cli
+from parlour.core import registry
+if sys.argv[1] == "race":
+    registry.register("race", "tests.conformance.toygame:RACE")
+raise SystemExit(cli.main(["serve", "--port", sys.argv[2], "--db", sys.argv[3]]))
+"""
+
+
+# The peer: the same transport (Starlette, uvicorn, JSON over WebSocket and HTTP) with
+# no rules, no storage and no validation. It answers each move at once with a made-up
+# game of the same shape and size, so its latency is the floor this machine gives any
+# such server right now.
+ECHO = """
+import json, sys
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+
+def game(version):
+    # Shaped and sized like Parlour's game JSON (its move record grows the same way).
+    over = version > 30
+    return {"id": "g", "game": "race", "title": "Race to ten", "side_names": ["Red", "Blue"],
+            "has_chance": True, "has_draws": True, "options": {"opponent": "local"},
+            "created": "2026-11-22T13:00:00+00:00", "version": version,
+            "status": "over" if over else "playing", "position": f"{version},0,0,2",
+            "turn": version % 2, "legal_moves": ["+1", "+2"],
+            "moves": [{"version": v, "side": None if v % 2 else 0, "text": "+1"}
+                      for v in range(1, version + 1)],
+            "draw_offer": None, "claimable_draw": None, "outcome": None,
+            "seats": [{"side": side, "name": name, "player": "human", "level": None,
+                       "taken": True} for side, name in ((0, "Red"), (1, "Blue"))]}
+
+async def catalogue(request):
+    return JSONResponse({"games": []})
+
+async def create(request):
+    await request.json()
+    return JSONResponse({"game": game(1), "seats": [{"side": 0, "token": "a"},
+                        {"side": 1, "token": "b"}]}, status_code=201)
+
+async def act(request):
+    body = await request.json()
+    return JSONResponse(game(body["version"] + 2))
+
+async def live(ws):
+    await ws.accept()
+    hello = json.loads(await ws.receive_text())
+    version = 1
+    await ws.send_text(json.dumps({"type": "welcome", "seat": None}))
+    await ws.send_text(json.dumps({"type": "update", "events": [], "game": game(version)}))
+    while True:
+        message = json.loads(await ws.receive_text())
+        version = message["version"] + 2
+        events = [{"version": version - 1, "kind": "move", "payload": message["move"]},
+                  {"version": version, "kind": "throw", "payload": "throw 1"}]
+        await ws.send_text(json.dumps({"type": "update", "events": events, "game": game(version)}))
+        await ws.send_text(json.dumps({"type": "result", "id": message["id"], "version": version}))
+
+app = Starlette(routes=[Route("/api/catalogue", catalogue), Route("/api/games", create,
+    methods=["POST"]), Route("/api/games/{id}/actions", act, methods=["POST"]),
+    WebSocketRoute("/api/games/{id}/live", live)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+            ws_max_size=16384, ws_per_message_deflate=False)
+"""
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    games_finished: int = 0
+    games_started: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+Created = tuple[str, dict[int, str], dict[str, Any]]
+
+
+async def new_game(http: httpx.AsyncClient, game: str) -> Created:
+    response = await http.post("/api/games", json={"game": game, "opponent": "local"})
+    response.raise_for_status()
+    data = response.json()
+    tokens = {seat["side"]: seat["token"] for seat in data["seats"]}
+    return data["game"]["id"], tokens, data["game"]
+
+
+async def play_ws(
+    base: str, http: httpx.AsyncClient, game: str, think: float, until: float, tally: Tally
+) -> None:
+    rng = random.Random()
+    await asyncio.sleep(rng.uniform(0, think))  # spread the starts
+    while time.monotonic() < until:
+        game_id, tokens, state = await new_game(http, game)
+        tally.games_started += 1
+        url = base.replace("http://", "ws://") + f"/api/games/{game_id}/live"
+        async with websockets.connect(url, max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "hello", "since": state["version"]}))
+            await ws.recv()  # welcome
+            state = json.loads(await ws.recv())["game"]
+            request = 0
+            while state["status"] == "playing" and time.monotonic() < until:
+                await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
+                request += 1
+                side = state["turn"]
+                sent = time.monotonic()
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "id": request,
+                            "action": "move",
+                            "version": state["version"],
+                            "move": rng.choice(state["legal_moves"]),
+                            "token": tokens[side],
+                        }
+                    )
+                )
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "update":
+                        state = message["game"]
+                    elif message.get("id") == request:
+                        break
+                if message["type"] == "result":
+                    tally.latencies.append(time.monotonic() - sent)
+                else:
+                    tally.error(message.get("error", "?"))
+            if state["status"] == "over":
+                tally.games_finished += 1
+
+
+async def play_http(
+    base: str, http: httpx.AsyncClient, game: str, think: float, until: float, tally: Tally
+) -> None:
+    rng = random.Random()
+    await asyncio.sleep(rng.uniform(0, think))
+    while time.monotonic() < until:
+        game_id, tokens, state = await new_game(http, game)
+        tally.games_started += 1
+        while state["status"] == "playing" and time.monotonic() < until:
+            await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
+            sent = time.monotonic()
+            response = await http.post(
+                f"/api/games/{game_id}/actions",
+                json={
+                    "action": "move",
+                    "version": state["version"],
+                    "move": rng.choice(state["legal_moves"]),
+                },
+                headers={"Authorization": f"Bearer {tokens[state['turn']]}"},
+            )
+            if response.status_code == 200:
+                tally.latencies.append(time.monotonic() - sent)
+                state = response.json()
+            else:
+                tally.error(response.json().get("error", "?"))
+                state = (await http.get(f"/api/games/{game_id}")).json()
+        if state["status"] == "over":
+            tally.games_finished += 1
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def swarm(args: argparse.Namespace, base: str) -> Tally:
+    tally = Tally()
+    limits = httpx.Limits(max_connections=args.games + 10, max_keepalive_connections=args.games)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
+        play = play_ws if args.transport == "ws" else play_http
+        until = time.monotonic() + args.duration
+        clients = [
+            asyncio.create_task(play(base, http, args.game, args.think, until, tally))
+            for _ in range(args.games)
+        ]
+        # Bounded: whatever is still running a while after the end is cancelled.
+        done, pending = await asyncio.wait(clients, timeout=args.duration + 30)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                tally.error(type(task.exception()).__name__)
+    return tally
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(
+    args: argparse.Namespace, db: str, port: int, code: str
+) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, args.game, str(port), db],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL if not args.verbose else None,
+        stderr=subprocess.DEVNULL if not args.verbose else None,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue").status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500, help="concurrent games (max 2000)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds (max 600)")
+    parser.add_argument("--transport", choices=("ws", "http"), default="ws")
+    parser.add_argument("--game", default="race")
+    parser.add_argument("--db", help="SQLAlchemy URL (default: a fresh SQLite file)")
+    parser.add_argument("--verbose", action="store_true", help="show the server's log")
+    args = parser.parse_args()
+    if not (1 <= args.games <= 2000 and 0 < args.duration <= 600 and args.think >= 0):
+        parser.error("games 1..2000, duration 0..600 s, think >= 0")
+    if args.db and "127.0.0.1" not in args.db and not args.db.startswith("sqlite"):
+        parser.error("only a database on 127.0.0.1 (or SQLite) may be used")
+
+    results = {}
+    for name, code in (("echo peer", ECHO), ("parlour", LAUNCH)):
+        with tempfile.TemporaryDirectory() as folder:
+            db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
+            results[name] = run(args, db, code)
+            report(name, args, db, *results[name])
+    (tally, _, _, _), (peer, _, _, _) = results["parlour"], results["echo peer"]
+    if tally.latencies and peer.latencies:
+        print("ratios (parlour / echo peer, same run):")
+        for label, fraction in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
+            ours = percentile(tally.latencies, fraction)
+            theirs = percentile(peer.latencies, fraction)
+            print(f"  {label} latency  {ours / theirs:.2f}")
+    return 0 if tally.latencies and not tally.errors else 1
+
+
+def run(args: argparse.Namespace, db: str, code: str) -> tuple[Tally, float, float, float]:
+    """One swarm against one server; the tally, wall time and both CPU times."""
+    port = free_port()
+    server = start_server(args, db, port, code)
+    try:
+        server_cpu = cpu_seconds(server.pid)
+        client_cpu = time.process_time()
+        started = time.monotonic()
+        tally = asyncio.run(swarm(args, f"http://127.0.0.1:{port}"))
+        wall = time.monotonic() - started
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    return tally, wall, server_cpu, client_cpu
+
+
+def report(
+    name: str,
+    args: argparse.Namespace,
+    db: str,
+    tally: Tally,
+    wall: float,
+    server_cpu: float,
+    client_cpu: float,
+) -> None:
+    moves = len(tally.latencies)
+    store = "no" if name != "parlour" else db.split(":")[0]
+    print(f"== {name}: {args.transport}, game {args.game}, {store} store")
+    print(f"concurrent      {args.games} games, mean think {args.think} s, {wall:.1f} s run")
+    print(f"games           {tally.games_started} started, {tally.games_finished} finished")
+    print(f"moves           {moves} confirmed, {moves / args.duration:.0f} moves/s")
+    if moves:
+        ms = [1000 * value for value in tally.latencies]
+        print(
+            "latency (ms)    "
+            f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
+            f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
+        )
+    print(f"cpu             server {server_cpu:.1f} s, clients {client_cpu:.1f} s (2 cores shared)")
+    if moves:
+        print(f"server cpu/move {1000 * server_cpu / moves:.2f} ms (game creation included)")
+    print(f"errors          {tally.errors or 'none'}")
+    load = " ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average    {load} (after the run; 2 cores)", flush=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

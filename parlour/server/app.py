@@ -1,0 +1,509 @@
+"""The HTTP and WebSocket API (Starlette, served by uvicorn).
+
+Every game is served through the core protocol and the registry; nothing here knows
+one game from another.
+
+HTTP (JSON in, JSON out; every refusal is ``{"error": code, "detail": sentence}``
+with a 4xx status, and changes nothing):
+
+==========================================  ===========================================
+``GET  /api/catalogue``                     the games that can be played
+``POST /api/games``                         ``{"game", "opponent", "side", "level"}``:
+                                            a new game, the creator's seat tokens and
+                                            (for a friend) an invite code
+``GET  /api/games/{id}``                    the game: position, turn, legal moves...
+``GET  /api/games/{id}/events?since=N``     the events after version N
+``POST /api/games/{id}/join``               ``{"invite"}``: claim the invited seat once
+``POST /api/games/{id}/actions``            ``{"action", "version", "move"}`` with
+                                            ``Authorization: Bearer TOKEN``
+==========================================  ===========================================
+
+Actions: ``move`` (with its text), ``resign``, ``offer-draw``, ``accept-draw``,
+``decline-draw``, ``claim-draw``. ``version`` is the game version the player saw; a
+stale one is refused with 409 and the current version.
+
+WebSocket ``/api/games/{id}/live``: the first message is
+``{"type": "hello", "since": N, "token": TOKEN}`` (the token only for a seat; without
+it the connection watches read-only). The server answers ``welcome`` (the seat, if
+any), then one ``update`` with every event after version N and the game, then an
+``update`` for each change. A seat may send
+``{"type": "action", "id": ..., "action": ..., "version": ..., "move": ...}`` and
+gets ``result`` or ``error`` with the same id; ``{"type": "ping"}`` gets ``pong``.
+Connections from a page of another origin are refused.
+
+``parlour serve`` keeps its games, unless ``--db`` names another store, in the SQLite
+file ``parlour.db`` in the user's data directory (``$XDG_DATA_HOME/parlour``, by
+default ``~/.local/share/parlour``), so every ``parlour serve`` of one user finds the
+same games wherever it is started. One server process per SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Iterable
+from importlib import resources
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from parlour.core import registry
+from parlour.core.dice import Dice
+from parlour.core.errors import ParlourError
+from parlour.core.protocol import Side
+from parlour.server import players
+from parlour.server.sessions import ApiError, Hall, Session
+from parlour.server.storage import Store, default_url
+
+log = logging.getLogger("parlour.server")
+
+#: The largest request body or WebSocket message accepted, in bytes.
+MAX_BODY = 16 * 1024
+#: How long a new WebSocket may take to say hello, in seconds.
+HELLO_TIMEOUT = 10.0
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class _Input(BaseModel):
+    # Strict: "1" is not a number and unknown fields are mistakes, not extras.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class CreateGame(_Input):
+    game: str = Field(min_length=1, max_length=32)
+    opponent: Literal["friend", "computer", "local"] = "friend"
+    side: int = Field(default=0, ge=0, le=1)
+    level: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class JoinGame(_Input):
+    invite: str = Field(min_length=1, max_length=128)
+
+
+class Action(_Input):
+    action: str = Field(min_length=1, max_length=32)
+    version: int = Field(ge=0)
+    move: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class Hello(_Input):
+    type: Literal["hello"]
+    since: int = Field(default=0, ge=0)
+    token: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class LiveAction(Action):
+    type: Literal["action"]
+    id: int | str | None = None
+    # A second seat's token, for a game of two at one screen over one connection.
+    token: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+def _validation_error(error: ValidationError) -> ApiError:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "body"
+    if first["type"] == "json_invalid":
+        return ApiError(400, "bad-json", "the body is not valid JSON")
+    return ApiError(400, "bad-request", f"{where}: {first['msg']}")
+
+
+def parse(model: type[Model], raw: bytes | str) -> Model:
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as error:
+        raise _validation_error(error) from None
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refusing more than :data:`MAX_BODY` bytes without reading
+    them all."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise ApiError(413, "too-large", f"a request body may have at most {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, "too-large", f"a request body may have at most {MAX_BODY} bytes")
+    return bytes(body)
+
+
+def bearer_token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 128:
+        raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+    return token
+
+
+def hall_of(request: Request | WebSocket) -> Hall:
+    hall: Hall = request.app.state.hall
+    return hall
+
+
+def game_id_of(request: Request | WebSocket) -> str:
+    game_id = str(request.path_params["game_id"])
+    if not (0 < len(game_id) <= 32):
+        raise ApiError(404, "unknown-game-id", "there is no such game")
+    return game_id
+
+
+# -- HTTP ------------------------------------------------------------------------------
+
+
+async def index(request: Request) -> Response:
+    page = resources.files("parlour").joinpath("web", "index.html").read_text(encoding="utf-8")
+    return HTMLResponse(page)
+
+
+async def catalogue(request: Request) -> Response:
+    games = []
+    for name in registry.game_names():
+        game = registry.get_game(name)
+        games.append(
+            {
+                "name": game.name,
+                "title": game.title,
+                "side_names": list(game.side_names),
+                "has_chance": game.has_chance,
+                "has_draws": game.has_draws,
+            }
+        )
+    return JSONResponse(
+        {
+            "games": games,
+            "levels": [
+                {"name": name, "about": players.ABOUT.get(name, "")}
+                for name in sorted(players.LEVELS)
+            ],
+        }
+    )
+
+
+async def create_game(request: Request) -> Response:
+    body = parse(CreateGame, await read_body(request))
+    session, tokens, invite = await hall_of(request).create(
+        body.game, body.opponent, body.side, body.level
+    )
+    return JSONResponse(
+        {
+            "game": session.to_json(),
+            "seats": tokens,
+            "invite": invite,
+            # The fragment never reaches a server, so the code stays out of logs.
+            "invite_url": None if invite is None else f"/#join={session.id}.{invite}",
+        },
+        status_code=201,
+    )
+
+
+async def show_game(request: Request) -> Response:
+    session = await hall_of(request).get(game_id_of(request))
+    return JSONResponse(session.to_json())
+
+
+async def game_events(request: Request) -> Response:
+    session = await hall_of(request).get(game_id_of(request))
+    raw = request.query_params.get("since", "0")
+    if not raw.isdigit() or len(raw) > 9:
+        raise ApiError(400, "bad-request", "since must be a version number (0 or more)")
+    since = int(raw)
+    if since > session.version:
+        raise ApiError(
+            400,
+            "bad-request",
+            f"since {since} is past the game's version {session.version}",
+            version=session.version,
+        )
+    events = session.events_since(since)
+    return JSONResponse(
+        {"version": session.version, "events": [event.to_json() for event in events]}
+    )
+
+
+async def join_game(request: Request) -> Response:
+    body = parse(JoinGame, await read_body(request))
+    hall = hall_of(request)
+    side, token = await hall.join(game_id_of(request), body.invite)
+    session = await hall.get(game_id_of(request))
+    return JSONResponse({"side": int(side), "token": token, "game": session.to_json()})
+
+
+async def game_action(request: Request) -> Response:
+    token = bearer_token(request)
+    body = parse(Action, await read_body(request))
+    session = await hall_of(request).act(
+        game_id_of(request), token, body.action, body.version, body.move
+    )
+    return JSONResponse(session.to_json())
+
+
+# -- WebSocket -------------------------------------------------------------------------
+
+
+def origin_allowed(websocket: WebSocket, allowed: Iterable[str]) -> bool:
+    """A browser always names the page's origin; it must be this server's own (by
+    the Host it connected to) or one configured. Clients that are not browsers send
+    no Origin and are let in: the Origin check protects browsers' users."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    own = {f"http://{host}", f"https://{host}"}
+    return origin in own or origin in set(allowed)
+
+
+async def live(websocket: WebSocket) -> None:
+    if not origin_allowed(websocket, websocket.app.state.allowed_origins):
+        await websocket.close(code=1008)  # refused in the handshake: HTTP 403
+        return
+    await websocket.accept()
+    outbox: asyncio.Queue[str | None] = asyncio.Queue()
+    session: Session | None = None
+    sender: asyncio.Task[None] | None = None
+    try:
+        try:
+            session = await hall_of(websocket).get(game_id_of(websocket))
+            raw = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
+            hello = parse(Hello, raw)
+            side = None if hello.token is None else session.side_of(hello.token)
+            if hello.since > session.version:
+                raise ApiError(
+                    400,
+                    "bad-request",
+                    f"since {hello.since} is past the game's version {session.version}",
+                    version=session.version,
+                )
+        except TimeoutError:
+            await _refuse(websocket, ApiError(408, "timeout", "say hello first"))
+            return
+        except ApiError as error:
+            await _refuse(websocket, error)
+            return
+        # No await between the catch-up and joining the watchers: nothing is missed
+        # and nothing comes twice.
+        welcome = {"type": "welcome", "seat": None if side is None else int(side)}
+        outbox.put_nowait(json.dumps(welcome))
+        outbox.put_nowait(session.update_message(session.events_since(hello.since)))
+        session.watchers.add(outbox)
+        sender = asyncio.create_task(_send_all(websocket, outbox))
+        while True:
+            try:
+                raw = await _receive_text(websocket)
+                reply = await _answer(websocket, session, side, raw)
+            except ApiError as error:
+                reply = {"type": "error", **error.to_json()}
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A fault of ours: the game is unchanged (changes apply to a copy).
+                log.exception("internal error on the live connection to %s", session.id)
+                reply = {
+                    "type": "error",
+                    "error": "internal",
+                    "detail": "the server failed; the game was not changed",
+                }
+            outbox.put_nowait(json.dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if session is not None:
+            session.watchers.discard(outbox)
+        if sender is not None:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ApiError(400, "bad-message", "messages are JSON text frames, not binary")
+    if len(text) > MAX_BODY:
+        raise ApiError(413, "too-large", f"a message may have at most {MAX_BODY} characters")
+    return str(text)
+
+
+async def _answer(
+    websocket: WebSocket, session: Session, side: Side | None, raw: str
+) -> dict[str, Any]:
+    try:
+        kind = json.loads(raw).get("type")
+    except (ValueError, AttributeError, RecursionError):
+        raise ApiError(400, "bad-json", "a message is a JSON object with a type") from None
+    if kind == "ping":
+        return {"type": "pong", "version": session.version}
+    if kind != "action":
+        raise ApiError(400, "bad-message", f"unknown message type {kind!r} (action or ping)")
+    try:
+        action = LiveAction.model_validate_json(raw)
+    except ValidationError as error:
+        reply = _validation_error(error).to_json()
+        request_id = json.loads(raw).get("id")  # parsed once already above
+        if isinstance(request_id, int | str):
+            reply["id"] = request_id
+        return {"type": "error", **reply}
+    if action.token is not None:
+        try:
+            side = session.side_of(action.token)
+        except ApiError as error:
+            return {"type": "error", "id": action.id, **error.to_json()}
+    if side is None:
+        return {
+            "type": "error",
+            "id": action.id,
+            "error": "read-only",
+            "detail": "this connection watches; say hello with a seat's token to play",
+        }
+    hall = hall_of(websocket)
+    try:
+        await hall.act_as(session, side, action.action, action.version, action.move)
+    except ApiError as error:
+        return {"type": "error", "id": action.id, **error.to_json()}
+    return {"type": "result", "id": action.id, "version": session.version}
+
+
+async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str | None]) -> None:
+    while True:
+        message = await outbox.get()
+        if message is None:  # dropped for not reading: come back with "since"
+            await websocket.close(code=1013)
+            return
+        await websocket.send_text(message)
+
+
+async def _refuse(websocket: WebSocket, error: ApiError) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
+        await websocket.close(code=4000 + error.status)
+
+
+# -- errors and the app --------------------------------------------------------------
+
+
+async def api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return JSONResponse(error.to_json(), status_code=error.status)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    codes = {404: "not-found", 405: "method-not-allowed"}
+    return JSONResponse(
+        {"error": codes.get(error.status_code, "http-error"), "detail": str(error.detail)},
+        status_code=error.status_code,
+    )
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    log.exception("internal error on %s", request.url.path, exc_info=error)
+    return JSONResponse(
+        {"error": "internal", "detail": "the server failed; the game was not changed"},
+        status_code=500,
+    )
+
+
+def create_app(
+    db: str | None = None,
+    *,
+    allowed_origins: Iterable[str] = (),
+    dice: Dice | None = None,
+    workers: int = 2,
+) -> Starlette:
+    """The web app over the store at the SQLAlchemy URL ``db`` (by default the
+    embedded SQLite file, see :func:`parlour.server.storage.default_url`).
+    ``allowed_origins`` are page origins besides the server's own that may open
+    WebSockets; ``dice`` replaces the server's unpredictable dice (for tests)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(db or default_url())
+        hall = Hall(store, dice=dice, workers=workers)
+        app.state.hall = hall
+        await hall.start()
+        try:
+            yield
+        finally:
+            await hall.stop()
+            store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/catalogue", catalogue),
+            Route("/api/games", create_game, methods=["POST"]),
+            Route("/api/games/{game_id}", show_game),
+            Route("/api/games/{game_id}/events", game_events),
+            Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
+            Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
+            WebSocketRoute("/api/games/{game_id}/live", live),
+        ],
+        exception_handlers={
+            ApiError: api_error,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.allowed_origins = frozenset(allowed_origins)
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    allowed_origins: Iterable[str] = (),
+) -> int:
+    """Run the app under uvicorn until interrupted (``parlour serve``)."""
+    import uvicorn
+
+    url = db or default_url()
+    _check_store(url)
+    print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
+    uvicorn.run(
+        create_app(url, allowed_origins=allowed_origins),
+        host=host,
+        port=port,
+        ws_max_size=MAX_BODY,
+        # Moves are small messages: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
+        log_level="info",
+    )
+    return 0
+
+
+def _check_store(url: str) -> None:
+    """Open the store once before serving, so a bad ``--db`` is one clear line."""
+    import sqlalchemy as sa
+
+    try:
+        Store(url).close()
+    except (sa.exc.SQLAlchemyError, ImportError) as error:
+        # ImportError: a database whose driver is not installed (mysql://...).
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ParlourError(f"cannot open the store {_safe(url)}: {first_line}") from None
+
+
+def _safe(url: str) -> str:
+    """The URL without a password, for printing."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url.split("@")[-1])

@@ -1,0 +1,443 @@
+"""Games kept as event logs through SQLAlchemy, in SQLite or PostgreSQL.
+
+A game is a row in ``games`` (its name, options, status and version), its two seats
+in ``seats`` (who sits there; a token's SHA-256 hash, never the token) and everything
+that happened in it as rows of ``events``, appended and never changed. The position
+is not stored: it is rebuilt by replaying the events through the game's rules, so
+the log is the single truth and a server killed at any moment loses nothing that it
+had acknowledged.
+
+Every write is one transaction that checks the version the writer saw
+(``UPDATE games SET version = new WHERE id = ? AND version = seen``): two writers
+racing on one game cannot both win, even in two server processes.
+
+SQLite under concurrent writers follows the advice in our research notes: the busy
+timeout is set before WAL mode, writers open their transactions with
+``BEGIN IMMEDIATE`` (so they queue for the lock at the start instead of failing
+half-way) and ``synchronous=NORMAL`` (in WAL mode still safe against a crash of the
+process; only a power cut can lose the last commits).
+
+>>> store = Store("sqlite://")
+>>> store.create_game(NewGame("g1", "race", "{}", [SeatRow(0, "human", "h" * 64)], []))
+>>> store.load_game("g1").name
+'race'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
+
+
+class _IsoTime(sa.types.TypeDecorator[dt.datetime]):
+    """A UTC time kept in SQLite as ISO 8601 text: SQLite has no time type, and
+    SQLAlchemy's generic conversion costs more than the rest of an event's write."""
+
+    impl = sa.String(40)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: sa.Dialect) -> str | None:
+        return None if value is None else value.isoformat()
+
+    def process_result_value(self, value: str | None, dialect: sa.Dialect) -> dt.datetime | None:
+        return None if value is None else dt.datetime.fromisoformat(value)
+
+
+#: A moment in UTC: timestamptz in PostgreSQL, ISO text in SQLite.
+Time = sa.DateTime(timezone=True).with_variant(_IsoTime(), "sqlite")
+
+metadata = sa.MetaData()
+
+games_table = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.Text, nullable=False, default="{}"),
+    sa.Column("created", Time, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+# Only the unfinished games are loaded when the server starts.
+sa.Index("games_by_status", games_table.c.status)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("side", sa.Integer, primary_key=True),
+    # "human" or "computer"
+    sa.Column("player", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(32), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
+)
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    # The game's version once this event is applied: 1, 2, 3... without gaps.
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False, default=""),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("time", Time, nullable=False),
+)
+
+
+# Built once: building a statement per write costs more than running it.
+_UPDATE_VERSION = (
+    games_table.update()
+    .where(games_table.c.id == sa.bindparam("b_id"))
+    .where(games_table.c.version == sa.bindparam("b_seen"))
+    .values(version=sa.bindparam("b_new"), status=sa.bindparam("b_status"))
+)
+_UPDATE_SEAT = (
+    seats_table.update()
+    .where(seats_table.c.game_id == sa.bindparam("b_id"))
+    .where(seats_table.c.side == sa.bindparam("b_side"))
+    .values(token_hash=sa.bindparam("b_token_hash"), invite_hash=None)
+)
+
+
+class StaleVersionError(Exception):
+    """The game's stored version is not the one the writer saw."""
+
+
+class _SomeStale(Exception):
+    """A batch's version checks did not all match (rolled back, to be retried)."""
+
+
+class UnknownGameIdError(LookupError):
+    """No stored game has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One entry of a game's log. ``payload`` is text in the game's notation (a move,
+    a throw of the dice, the reason of a draw claim); ``seat`` is the side that acted,
+    None for the server (the dice)."""
+
+    version: int
+    kind: str
+    payload: str = ""
+    seat: int | None = None
+    time: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "payload": self.payload,
+            "seat": self.seat,
+            "time": self.time.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    side: int
+    player: str
+    token_hash: str | None = None
+    level: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """Events to add to a game that must still be at ``seen_version``."""
+
+    game_id: str
+    seen_version: int
+    events: Sequence[EventRow]
+    status: str
+    seat_update: SeatRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    id: str
+    name: str
+    options: str
+    seats: list[SeatRow]
+    events: list[EventRow]
+    created: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+@dataclass(slots=True)
+class StoredGame:
+    id: str
+    name: str
+    options: dict[str, Any]
+    created: dt.datetime
+    status: str
+    version: int
+    seats: list[SeatRow]
+    events: list[EventRow]
+
+
+def default_url() -> str:
+    """The embedded store: ``parlour.db`` in the user's data directory
+    (``$XDG_DATA_HOME/parlour``, by default ``~/.local/share/parlour``), so every
+    ``parlour serve`` of one user finds the same games wherever it is started."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "parlour"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'parlour.db'}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """Read an SQLAlchemy URL; a bare ``postgresql://`` means the psycopg 3 driver,
+    the one Parlour depends on."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str | URL) -> Engine:
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(parsed, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    memory = parsed.database in (None, "", ":memory:")
+    engine = sa.create_engine(
+        parsed,
+        # One shared connection for an in-memory database (each new one would be
+        # empty); otherwise a small pool of file connections.
+        poolclass=StaticPool if memory else None,
+        connect_args={"check_same_thread": False},
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control from the sqlite3 module so BEGIN IMMEDIATE is ours.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 10000")  # before WAL: switching may wait
+        if not memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        if connection.get_execution_options().get("writer"):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+class Store:
+    """The tables of one database, with the few operations the server needs.
+
+    The methods block (they talk to the database); the server calls them from a
+    worker thread so that its event loop keeps serving other games."""
+
+    def __init__(self, url: str | URL) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        # Whether an executemany UPDATE reports its total row count (it does in
+        # SQLite and psycopg): then one statement checks a whole batch's versions.
+        self._counts_many = bool(self.engine.dialect.supports_sane_multi_rowcount)
+        metadata.create_all(self.engine)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(writer=True) as conn, conn.begin():
+            yield conn
+
+    def create_game(self, new: NewGame) -> None:
+        """Store a new game with its seats and first events."""
+        (error,) = self.write_many([new])
+        if error is not None:
+            raise error
+
+    def append(
+        self,
+        game_id: str,
+        seen_version: int,
+        events: Sequence[EventRow],
+        status: str,
+        seat_update: SeatRow | None = None,
+    ) -> None:
+        """Append ``events`` (numbered from ``seen_version + 1``) in one transaction,
+        provided the game is still at ``seen_version``; else StaleVersionError.
+        ``seat_update`` changes a seat in the same transaction (an invite claimed)."""
+        (error,) = self.write_many([Append(game_id, seen_version, events, status, seat_update)])
+        if error is not None:
+            raise error
+
+    def write_many(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+        """Several games' writes in one transaction (a group commit: under load the
+        server hands over all the writes that queued while the last transaction was
+        written). Each append is checked against its own version; a stale one is
+        refused alone (its UPDATE changed nothing) and the others go through.
+        Returns, in order, None for each write done and the error for each refused."""
+        together = self._counts_many and len(writes) > 1
+        try:
+            with self._writing() as conn:
+                return self._write_all(conn, writes, together)
+        except _SomeStale:
+            # Rolled back: again, one UPDATE each, to tell which were stale.
+            with self._writing() as conn:
+                return self._write_all(conn, writes, together=False)
+        except sa.exc.DBAPIError:
+            if len(writes) == 1:
+                raise
+        # Something failed inside the batch: each on its own, so only it fails.
+        results: list[Exception | None] = []
+        for write in writes:
+            try:
+                with self._writing() as conn:
+                    results.extend(self._write_all(conn, [write], together=False))
+            except sa.exc.DBAPIError as error:
+                results.append(error)
+        return results
+
+    def _write_all(
+        self, conn: Connection, writes: Sequence[Append | NewGame], together: bool
+    ) -> list[Exception | None]:
+        """The statements of a batch. ``together``: all the version checks in one
+        executemany, whose total row count says whether every one matched (the
+        common case, and much cheaper); if not, _SomeStale rolls the batch back."""
+        results: list[Exception | None] = []
+        games: list[dict[str, Any]] = []
+        seats: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        versions: list[dict[str, Any]] = []
+        seat_updates: list[dict[str, Any]] = []
+        for write in writes:
+            if isinstance(write, NewGame):
+                games.append(
+                    {
+                        "id": write.id,
+                        "game": write.name,
+                        "options": write.options,
+                        "created": write.created,
+                        "status": "playing",
+                        "version": len(write.events),
+                    }
+                )
+                seats.extend(_seat_row(write.id, seat) for seat in write.seats)
+                events.extend(_event_row(write.id, event) for event in write.events)
+                results.append(None)
+                continue
+            version = {
+                "b_id": write.game_id,
+                "b_seen": write.seen_version,
+                "b_new": write.seen_version + len(write.events),
+                "b_status": write.status,
+            }
+            if together:
+                versions.append(version)
+            elif conn.execute(_UPDATE_VERSION, version).rowcount != 1:
+                results.append(StaleVersionError(write.game_id))
+                continue
+            if write.seat_update is not None:
+                seat_updates.append(
+                    {
+                        "b_id": write.game_id,
+                        "b_side": write.seat_update.side,
+                        "b_token_hash": write.seat_update.token_hash,
+                    }
+                )
+            events.extend(_event_row(write.game_id, event) for event in write.events)
+            results.append(None)
+        if versions and conn.execute(_UPDATE_VERSION, versions).rowcount != len(versions):
+            raise _SomeStale()
+        if seat_updates:
+            conn.execute(_UPDATE_SEAT, seat_updates)
+        # New games before their seats and events (the foreign keys).
+        for table, rows in ((games_table, games), (seats_table, seats), (events_table, events)):
+            if rows:
+                conn.execute(table.insert(), rows)
+        return results
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        query = sa.select(games_table.c.id).order_by(games_table.c.created)
+        if status is not None:
+            query = query.where(games_table.c.status == status)
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    def load_game(self, game_id: str) -> StoredGame:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(games_table).where(games_table.c.id == game_id)
+            ).one_or_none()
+            if row is None:
+                raise UnknownGameIdError(game_id)
+            seats = [
+                SeatRow(s.side, s.player, s.token_hash, s.level, s.invite_hash)
+                for s in conn.execute(
+                    sa.select(seats_table)
+                    .where(seats_table.c.game_id == game_id)
+                    .order_by(seats_table.c.side)
+                )
+            ]
+            events = [
+                EventRow(e.version, e.kind, e.payload, e.seat, _aware(e.time))
+                for e in conn.execute(
+                    sa.select(events_table)
+                    .where(events_table.c.game_id == game_id)
+                    .order_by(events_table.c.version)
+                )
+            ]
+        return StoredGame(
+            id=row.id,
+            name=row.game,
+            options=json.loads(row.options),
+            created=_aware(row.created),
+            status=row.status,
+            version=row.version,
+            seats=seats,
+            events=events,
+        )
+
+
+def _seat_row(game_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "side": seat.side,
+        "player": seat.player,
+        "level": seat.level,
+        "token_hash": seat.token_hash,
+        "invite_hash": seat.invite_hash,
+    }
+
+
+def _event_row(game_id: str, event: EventRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "version": event.version,
+        "kind": event.kind,
+        "payload": event.payload,
+        "seat": event.seat,
+        "time": event.time,
+    }
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes; every time Parlour stores is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)

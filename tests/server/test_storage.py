@@ -1,0 +1,147 @@
+"""The store and the one path of change under concurrency: two writers racing on one
+game cannot both win, and a failed write leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from parlour.core.dice import Dice
+from parlour.server.sessions import MAX_BACKLOG, ApiError, Hall, Session
+from parlour.server.storage import (
+    Append,
+    EventRow,
+    NewGame,
+    SeatRow,
+    StaleVersionError,
+    Store,
+    default_url,
+    make_engine,
+)
+from tests.conformance.toygame import RACE
+
+
+def test_appends_check_the_version_and_are_all_or_nothing(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.create_game(
+            NewGame("g1", "race", "{}", [SeatRow(0, "human", "a" * 64)], [EventRow(1, "throw")])
+        )
+        store.append(
+            "g1", 1, [EventRow(2, "move", "+1", 0), EventRow(3, "throw", "throw 2")], "playing"
+        )
+        with pytest.raises(StaleVersionError):
+            store.append("g1", 1, [EventRow(2, "move", "+2", 0)], "playing")
+        # Event 3 exists already: the whole transaction fails, the version stays.
+        with pytest.raises(sa.exc.IntegrityError):
+            store.append("g1", 3, [EventRow(4, "move", "+1", 1), EventRow(3, "x")], "over")
+        stored = store.load_game("g1")
+        assert stored.version == 3 and stored.status == "playing"
+        assert [(e.version, e.payload) for e in stored.events] == [
+            (1, ""),
+            (2, "+1"),
+            (3, "throw 2"),
+        ]
+    finally:
+        store.close()
+
+
+def test_sqlite_is_set_up_for_concurrent_writers(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    finally:
+        engine.dispose()
+
+
+def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
+    async def race() -> None:
+        store = Store(db_url)
+        hall = Hall(store, dice=Dice(seed=4))
+        await hall.start()
+        try:
+            session, tokens, _ = await hall.create("race", "local", 0, None)
+            token = tokens[0]["token"]
+            version = session.version
+            results = await asyncio.gather(
+                *(hall.act(session.id, token, "move", version, "+1") for _ in range(5)),
+                return_exceptions=True,
+            )
+            refused = [r for r in results if isinstance(r, ApiError)]
+            assert len(refused) == 4 and {e.status for e in refused} == {409}
+            assert session.version == version + 2
+            assert [e.version for e in store.load_game(session.id).events] == [1, 2, 3]
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(race())
+
+
+def test_a_group_commit_refuses_only_the_stale_append(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        for game_id in ("a", "b", "c"):
+            store.create_game(
+                NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
+            )
+        results = store.write_many(
+            [
+                Append("a", 1, [EventRow(2, "move", "+1", 0)], "playing"),
+                Append("b", 5, [EventRow(6, "move", "+1", 0)], "playing"),  # stale
+                Append("c", 1, [EventRow(2, "resign", "", 0)], "over"),
+            ]
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StaleVersionError)
+        assert [len(store.load_game(g).events) for g in "abc"] == [2, 1, 2]
+        assert store.load_game("c").status == "over" and store.load_game("b").version == 1
+        # A batch where one append breaks a constraint: the others still go in.
+        results = store.write_many(
+            [
+                Append("a", 2, [EventRow(3, "move", "+1", 1)], "playing"),
+                Append("b", 1, [EventRow(2, "x"), EventRow(2, "y")], "playing"),  # duplicate
+            ]
+        )
+        assert results[0] is None and isinstance(results[1], sa.exc.IntegrityError)
+        assert store.load_game("a").version == 3 and store.load_game("b").version == 1
+        assert len(store.load_game("b").events) == 1
+        # New games and appends share a transaction.
+        new = NewGame("d", "race", "{}", [SeatRow(0, "human"), SeatRow(1, "computer")], [])
+        assert store.write_many([new, Append("a", 3, [EventRow(4, "resign", "", 0)], "over")]) == [
+            None,
+            None,
+        ]
+        assert [s.player for s in store.load_game("d").seats] == ["human", "computer"]
+        assert store.load_game("a").status == "over"
+    finally:
+        store.close()
+
+
+def test_the_embedded_store_lives_in_the_users_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path / 'parlour' / 'parlour.db'}"
+    assert (tmp_path / "parlour").is_dir()
+
+
+def test_a_watcher_that_stops_reading_is_dropped_not_buffered() -> None:
+    session = Session("g", RACE, [], [EventRow(1, "throw", "throw 2")], "now", {})
+    stuck: asyncio.Queue[str | None] = asyncio.Queue()
+    reading: asyncio.Queue[str | None] = asyncio.Queue()
+    session.watchers.update((stuck, reading))
+    for _ in range(MAX_BACKLOG + 3):
+        session.publish([])
+        while not reading.empty():
+            reading.get_nowait()
+    assert session.watchers == {reading}
+    assert stuck.qsize() == MAX_BACKLOG + 1
+    backlog = [stuck.get_nowait() for _ in range(MAX_BACKLOG + 1)]
+    assert backlog[-1] is None and all(isinstance(m, str) for m in backlog[:-1])
