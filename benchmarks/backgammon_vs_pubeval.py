@@ -23,8 +23,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.backgammon.board import CheckerMove, Position, legal_plays
+from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.network import Network, shipped_network
-from parlour.backgammon.train import Trainer, choose_play
+from parlour.backgammon.train import Trainer
 
 Chooser = Callable[[Position, tuple[int, int]], Position]
 
@@ -89,13 +90,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="games (an even number)")
     parser.add_argument("--opponent", choices=["pubeval", "gnubg"], default="pubeval")
     parser.add_argument("--weights", type=Path, help="a training checkpoint (default: shipped)")
+    parser.add_argument(
+        "--level", type=int, default=5, help="Parlour's level: 5 is 0-ply, 6-7 look a throw ahead"
+    )
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
 
     network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
 
+    engine = BackgammonEngine(network)
+
     def parlour_player(position: Position, dice: tuple[int, int]) -> Position:
-        return choose_play(network, position, dice)
+        return position.apply(engine.choose_play(position, dice, args.level))
 
     opponent = pubeval_player if args.opponent == "pubeval" else gnubg_player
     rng = np.random.default_rng(args.seed)
@@ -111,7 +117,7 @@ def main() -> int:
     spread = math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1)) if n > 1 else 0.0
     half_width = 1.96 * spread / math.sqrt(n)
     print(
-        f"Parlour vs {args.opponent}: {2 * n} games (duplicate dice), "
+        f"Parlour level {args.level} vs {args.opponent}: {2 * n} games (duplicate dice), "
         f"{mean:+.3f} points per game, 95 % interval [{mean - half_width:+.3f}, "
         f"{mean + half_width:+.3f}], {time.perf_counter() - started:.0f} s"
     )

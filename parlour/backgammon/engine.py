@@ -26,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.board import Play, Position, legal_plays
 from parlour.backgammon.equity import (
     Chances,
     CubeDecision,
@@ -154,19 +154,31 @@ class BackgammonEngine(Engine[BackgammonMove]):
     ) -> BackgammonMove:
         dice = state.dice
         assert dice is not None
-        plays = legal_plays(state.position, dice)
+        return self.choose_play(state.position, dice, level, rng)
+
+    def choose_play(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        level: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Play:
+        """The play chosen at ``level`` for the mover of ``position`` with ``dice``
+        (the empty play when nothing can be played)."""
+        level = self.check_level(self.default_level if level is None else level)
+        plays = legal_plays(position, dice)
         if not plays:
             return ()
-        results = [state.position.apply(play) for play in plays]
+        results = [position.apply(play) for play in plays]
         values = self._values(results)
         if level in LEVEL_NOISE:
             spread = LEVEL_NOISE[level]
-            values = values + np.array([rng.gauss(0.0, spread) for _ in values])
+            noise = rng or random.Random()
+            values = values + np.array([noise.gauss(0.0, spread) for _ in values])
         elif level in LEVEL_CANDIDATES:
             order = np.argsort(-values, kind="stable")[: LEVEL_CANDIDATES[level]]
             deeper = {int(i): self._one_ply(results[int(i)]) for i in order}
-            best = max(deeper, key=lambda i: deeper[i])
-            return plays[best]
+            return plays[max(deeper, key=lambda i: deeper[i])]
         return plays[int(np.argmax(values))]
 
     # -- the cube ------------------------------------------------------------------
