@@ -15,7 +15,8 @@ Alpha-beta here is the textbook one made practical:
 * move ordering: the table's move first, then the engine's own order (captures
   first, say), with killer moves and the history heuristic for quiet moves;
 * quiescence search over "noisy" moves (captures), so a leaf is never judged in the
-  middle of an exchange;
+  middle of an exchange; where the mover must play a noisy move (a compulsory
+  capture) it may not "stand pat" on the static score;
 * mate scores that prefer the quicker mate (and the slower loss).
 
 >>> from parlour.ai.search import AlphaBeta  # doctest: +SKIP
@@ -56,6 +57,13 @@ class Searchable(Protocol[M]):
     def noisy_moves(self) -> Sequence[M]:
         """The moves quiescence search looks at (captures, promotions); a game
         whose captures are forced may return every move when one exists."""
+        ...
+
+    def may_stand_pat(self) -> bool:
+        """Whether quiescence search may stop here with the static score. False
+        when the side to move must play one of :meth:`noisy_moves` (a compulsory
+        capture in checkers, an escape from check in chess): the static score of
+        a position where the mover may not pass would be a fiction."""
         ...
 
     def make(self, move: M) -> None: ...
@@ -298,10 +306,13 @@ class AlphaBeta(Generic[M]):
         terminal = position.terminal_score(ply)
         if terminal is not None:
             return terminal
-        stand_pat = position.evaluate()
-        if stand_pat >= beta:
-            return stand_pat
-        alpha = max(alpha, stand_pat)
+        if position.may_stand_pat():
+            best = position.evaluate()
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        else:
+            best = -INFINITY
         for move in position.noisy_moves():
             position.make(move)
             try:
@@ -310,8 +321,11 @@ class AlphaBeta(Generic[M]):
                 position.unmake()
             if score >= beta:
                 return score
+            best = max(best, score)
             alpha = max(alpha, score)
-        return alpha
+        if best == -INFINITY:  # forced, yet no noisy move: the engine's view of a dead end
+            return position.evaluate()
+        return best
 
     # -- move ordering ----------------------------------------------------------
 

@@ -39,6 +39,9 @@ class Tree:
     def noisy_moves(self) -> Sequence[int]:
         return []
 
+    def may_stand_pat(self) -> bool:
+        return True
+
     def make(self, move: int) -> None:
         self.path.append(move)
 
@@ -133,6 +136,9 @@ class TicTacToe:
 
     def noisy_moves(self) -> Sequence[int]:
         return []
+
+    def may_stand_pat(self) -> bool:
+        return True
 
     def make(self, move: int) -> None:
         self.cells[move] = self.to_move()

@@ -1,0 +1,287 @@
+"""Checkers engine match: Parlour against py-draughts' engine at equal time per move.
+
+Run from the repository root::
+
+    /work/devvenv/bin/python benchmarks/checkers_match.py                # 24 ballots x 2 = 48 games
+    /work/devvenv/bin/python benchmarks/checkers_match.py --seconds 0.3 --jobs 2
+    /work/devvenv/bin/python benchmarks/checkers_match.py --ballots 3    # a quick look
+
+The peer is py-draughts' ``SimpleEngine`` (PyPI ``py-draughts``: negamax with
+alpha-beta, transposition table, killers, history, quiescence, late-move
+reductions) on its American board, changed only so that it plays the ACF rules:
+captures compulsory (its own move generator asked with ``captures_optional=False``)
+and Black moving first. Both engines get the same time per move.
+
+The games start from three-move ballots, as checkers tournaments do: the first
+three moves (Black, White, Black) are dealt from the American Checkers Federation's
+three-move restriction list; below is a subset of that list written out as data.
+Each ballot is played twice, Parlour taking Black once and White once.
+
+Adjudication follows the ACF rules as our own rules class states them: a side with
+no legal move loses; the game is drawn when a position has stood for the third
+time, or after forty moves by each side with no man moved and nothing captured.
+Every py-draughts move is checked against our rules: an illegal one stops the
+match with an error.
+
+It prints each game, then the score from Parlour's side with its 95 % interval
+(normal approximation over the per-game results) and the Elo difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.notation import PdnGame, write_pdn
+from parlour.checkers.rules import BLACK, CHECKERS, CheckersState, Move
+
+#: Three-move ballots (Black, White, Black) from the ACF three-move list: a subset,
+#: mostly the well-trodden openings, each checked legal by our rules before play.
+BALLOTS: tuple[str, ...] = (
+    "9-13 22-18 10-15",
+    "9-13 23-18 10-14",
+    "9-14 22-18 5-9",
+    "9-14 22-17 11-15",
+    "9-14 23-19 11-16",
+    "9-14 24-20 11-15",
+    "10-14 22-17 11-16",
+    "10-14 23-19 11-16",
+    "10-14 24-20 6-10",
+    "10-15 21-17 11-16",
+    "10-15 23-18 6-10",
+    "10-15 24-19 15x24",
+    "11-15 21-17 9-13",
+    "11-15 22-17 8-11",
+    "11-15 22-17 15-19",
+    "11-15 22-18 15x22",
+    "11-15 23-18 8-11",
+    "11-15 23-19 8-11",
+    "11-15 23-19 9-14",
+    "11-15 24-20 8-11",
+    "11-16 22-18 10-14",
+    "11-16 24-20 16-19",
+    "12-16 24-20 8-12",
+    "12-16 21-17 9-13",
+)
+
+#: A game still going after this many plies is stopped and scored a draw (the
+#: 40-move rule ends real games long before; the count of such games is printed).
+PLY_CAP = 400
+
+
+def ballot_state(ballot: str) -> CheckersState:
+    state = CHECKERS.new_state()
+    for text in ballot.split():
+        state.push(state.parse_move(text))
+    return state
+
+
+# -- the peer -------------------------------------------------------------------------
+
+
+class Peer:
+    """py-draughts' engine on its American board with the ACF capture rule."""
+
+    def __init__(self, seconds: float) -> None:
+        from draughts.boards.american import _CORE, Board
+        from draughts.engines.simple import SimpleEngine
+        from draughts.models import Color
+        from loguru import logger
+
+        logger.remove()  # its search logs every move
+
+        class CompulsoryCaptureBoard(Board):  # type: ignore[misc]
+            @property
+            def legal_moves(self):  # type: ignore[no-untyped-def]
+                return self._legal_moves_from_core(
+                    _CORE, max_capture=False, captures_optional=False
+                )
+
+        self.board = CompulsoryCaptureBoard(turn=Color.BLACK)
+        self.engine = SimpleEngine(depth_limit=64, time_limit=seconds)
+
+    @staticmethod
+    def _shape(start: int, end: int, captured: object) -> tuple[int, int, frozenset[int]]:
+        return start, end, frozenset(captured)  # type: ignore[call-overload]
+
+    def push(self, move: Move) -> None:
+        """Play our move on the peer's board (the move with the same start, end
+        and captured pieces: py-draughts keeps one path of two equivalent ones)."""
+        wanted = (move.start - 1, move.end - 1, frozenset(c - 1 for c in move.captured))
+        for theirs in self.board.legal_moves:
+            shape = (theirs.square_list[0], theirs.square_list[-1], frozenset(theirs.captured_list))
+            if shape == wanted:
+                self.board.push(theirs)
+                return
+        raise RuntimeError(f"py-draughts does not allow {move}: the boards disagree")
+
+    def choose(self, state: CheckersState) -> Move:
+        """The peer's move, checked by our rules and pushed on its own board."""
+        theirs = self.engine.get_best_move(self.board)
+        shape = (
+            theirs.square_list[0] + 1,
+            theirs.square_list[-1] + 1,
+            frozenset(c + 1 for c in theirs.captured_list),
+        )
+        for move in state.legal_moves():
+            if (move.start, move.end, frozenset(move.captured)) == shape:
+                self.board.push(theirs)
+                return move
+        raise RuntimeError(
+            f"py-draughts played an illegal move {theirs} in {state.to_text()}: match stopped"
+        )
+
+
+# -- one game -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    ballot: str
+    parlour_black: bool
+    score: float  # for Parlour: 1, 0.5, 0
+    reason: str
+    plies: int
+    our_seconds: float
+    our_moves: int
+    their_seconds: float
+    their_moves: int
+    capped: bool
+    pdn: str
+
+
+def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
+    state = ballot_state(ballot)
+    peer = Peer(seconds)
+    for move in state.move_stack:
+        peer.push(move)
+    engine = CheckersEngine()
+    timing = {True: [0.0, 0], False: [0.0, 0]}
+    capped = False
+    while True:
+        outcome = state.rules_outcome()
+        if outcome is not None:
+            ours_won = (outcome.winner is BLACK) == parlour_black
+            score, reason = (1.0 if ours_won else 0.0), outcome.reason
+            break
+        draw = state.claimable_draw()
+        if draw is not None:
+            score, reason = 0.5, draw
+            break
+        if len(state.move_stack) >= PLY_CAP:
+            score, reason, capped = 0.5, f"stopped at {PLY_CAP} plies", True
+            break
+        ours = (state.turn is BLACK) == parlour_black
+        started = time.perf_counter()
+        if ours:
+            result = engine.analyse(state, seconds=seconds)
+            assert result.best_move is not None
+            move = engine.to_move(state, result.best_move)
+            peer.push(move)
+        else:
+            move = peer.choose(state)
+        timing[ours][0] += time.perf_counter() - started
+        timing[ours][1] += 1
+        state.push(move)
+    names = {"Black": "Parlour", "White": "py-draughts"}
+    if not parlour_black:
+        names = {"Black": "py-draughts", "White": "Parlour"}
+    ours_black = score if parlour_black else 1.0 - score
+    result = {1.0: "0-1", 0.5: "1/2-1/2", 0.0: "1-0"}[ours_black]
+    pdn = write_pdn(
+        PdnGame.from_state(state, {"Event": f"ballot {ballot}", **names}, result=result)
+    )
+    return GameResult(
+        ballot,
+        parlour_black,
+        score,
+        reason,
+        len(state.move_stack),
+        timing[True][0],
+        int(timing[True][1]),
+        timing[False][0],
+        int(timing[False][1]),
+        capped,
+        pdn,
+    )
+
+
+# -- the match ------------------------------------------------------------------------
+
+
+def interval(scores: list[float]) -> tuple[float, float, float]:
+    """The mean score and its 95 % interval (normal approximation)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    variance = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(variance / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def elo(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=0.3, help="time per move, both sides")
+    parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument("--pdn", type=Path, help="write the games to this PDN file")
+    args = parser.parse_args()
+
+    ballots = BALLOTS[: args.ballots]
+    for ballot in ballots:
+        ballot_state(ballot)  # every ballot must be legal: raises if not
+    games = [(ballot, black) for ballot in ballots for black in (True, False)]
+    print(
+        f"Parlour vs py-draughts SimpleEngine, {args.seconds} s per move each, "
+        f"{len(games)} games from {len(ballots)} ballots, colours swapped"
+    )
+    results: list[GameResult] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(play_game, ballot, black, args.seconds) for ballot, black in games]
+        for future in futures:
+            game = future.result()
+            results.append(game)
+            colour = "Black" if game.parlour_black else "White"
+            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[game.score]
+            print(
+                f"  {game.ballot:18} Parlour {colour}: {verdict:4} ({game.reason}, "
+                f"{game.plies} plies)",
+                flush=True,
+            )
+
+    if args.pdn is not None:
+        args.pdn.write_text("\n".join(game.pdn for game in results))
+    scores = [game.score for game in results]
+    mean, low, high = interval(scores)
+    wins = scores.count(1.0)
+    draws = scores.count(0.5)
+    losses = scores.count(0.0)
+    ours = sum(g.our_seconds for g in results) / max(1, sum(g.our_moves for g in results))
+    theirs = sum(g.their_seconds for g in results) / max(1, sum(g.their_moves for g in results))
+    print(f"\nParlour: +{wins} ={draws} -{losses} of {len(scores)}")
+    print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}")
+    print(f"Elo difference {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})")
+    print(f"mean seconds per move: Parlour {ours:.3f}, py-draughts {theirs:.3f}")
+    capped = sum(g.capped for g in results)
+    if capped:
+        print(f"{capped} games stopped at the {PLY_CAP}-ply cap and scored as draws")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

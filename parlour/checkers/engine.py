@@ -1,0 +1,605 @@
+"""The checkers computer opponent: alpha-beta over bitboards and a checkers evaluation.
+
+The search is the shared one (:mod:`parlour.ai.search`); this module gives it a
+board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves as
+``(start bit, end bit, jumped pieces)``) and an evaluation that knows the game:
+
+* material, a king worth about 1.35 men, and when one side is ahead, a bonus
+  that grows as pieces come off, so the side ahead trades down;
+* men: advancement (the tempo count, row by row), the centre, the back-rank
+  guard (men on 1 and 3 for Black, 30 and 32 for White keep the other side's men
+  from crowning), runaway men with an open road to the king row;
+* kings: the centre; mobility for everyone;
+* the endgame: a side ahead hunts the other's kings (its kings close in) and is
+  paid for every enemy king out of the double corners -- the one place where a
+  lone king can shuttle forever -- and on the edges; the side behind, scoring the
+  same position, runs for the double corner. That is what converts two kings
+  against one and three against two instead of circling into a draw.
+
+Captures are compulsory, so where one is available quiescence search must play
+it (it may not "stand pat"), and a position that repeats within the search, or
+reaches the 40-move limit, scores as a draw: the side ahead avoids it, the side
+behind seeks it. No legal move loses, scored mate-style so the quickest win is
+preferred.
+
+>>> from parlour.checkers.rules import CHECKERS
+>>> engine = CheckersEngine()
+>>> state = CHECKERS.state_from_text("B:W18,19:B14")  # 14x23 is compulsory
+>>> str(engine.choose_move(state, level=1))
+'14x23'
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult
+from parlour.checkers.rules import (
+    BIT_SQUARE,
+    BLACK,
+    BOARD,
+    CROWN_ROW,
+    SQUARE_BIT,
+    CheckersState,
+    Move,
+    Position,
+    _capture_paths,
+    _count_steps,
+    _jumpers,
+    _steps,
+)
+from parlour.core.engine import Engine, Hint
+from parlour.core.protocol import Side, State
+
+#: A move inside the search: start bit, end bit, the mask of the pieces jumped.
+Step = tuple[int, int, int]
+#: A position with its side to move: the transposition-table and repetition key.
+Key = tuple[int, int, int, int, int]
+
+FORTY_MOVE_PLIES = 80
+
+# -- the squares ----------------------------------------------------------------------
+
+
+def _row_column(square: int) -> tuple[int, int]:
+    """Row 0 (Black's back row, squares 1-4) to 7, and column 0 (a) to 7 (h)."""
+    row, index = divmod(square - 1, 4)
+    return row, 2 * index + (1 if row % 2 == 0 else 0)
+
+
+def _mask(squares: Iterable[int]) -> int:
+    return sum(1 << SQUARE_BIT[n] for n in squares)
+
+
+def _king_distance(a: int, b: int) -> int:
+    """How many king steps from square a to square b (both dark squares)."""
+    (ra, ca), (rb, cb) = _row_column(a), _row_column(b)
+    return max(abs(ra - rb), abs(ca - cb))
+
+
+SQUARES = range(1, 33)
+#: King steps between the squares on two bits (35 x 35, 0 for the padding bits).
+DISTANCE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_king_distance(a, b) if a and b else 0 for b in BIT_SQUARE) for a in BIT_SQUARE
+)
+
+DOUBLE_CORNERS = (1, 5, 28, 32)
+SINGLE_CORNERS = (4, 29)
+
+# -- the evaluation tables ------------------------------------------------------------
+
+MAN = 100
+KING = 135
+
+#: Black's men by row as they advance (row 0 is home, row 7 would be a king).
+_ADVANCE = (0, 1, 3, 6, 10, 15, 22, 0)
+_CENTRE = {14: 6, 15: 6, 18: 6, 19: 6, 10: 2, 11: 2, 22: 2, 23: 2}
+
+
+def _black_man_value(square: int) -> int:
+    row, column = _row_column(square)
+    edge = -3 if column in (0, 7) and 0 < row < 6 else 0
+    return MAN + _ADVANCE[row] + _CENTRE.get(square, 0) + edge
+
+
+def _king_value(square: int) -> int:
+    row, column = _row_column(square)
+    off_centre = max(abs(2 * row - 7), abs(2 * column - 7)) // 2  # 0 (centre) to 3 (edge)
+    return KING + (12, 8, 4, 0)[off_centre]
+
+
+def _chunked(values: dict[int, int]) -> tuple[tuple[int, ...], ...]:
+    """Tables that sum ``values[square]`` over the squares of a bitboard in five
+    lookups: one per seven-bit slice of the 35-bit layout."""
+    per_bit = [0] * 35
+    for square, value in values.items():
+        per_bit[SQUARE_BIT[square]] = value
+    tables = []
+    for chunk in range(5):
+        bits = per_bit[7 * chunk : 7 * chunk + 7]
+        tables.append(
+            tuple(sum(v for i, v in enumerate(bits) if index >> i & 1) for index in range(128))
+        )
+    return tuple(tables)
+
+
+def _sum_over(table: tuple[tuple[int, ...], ...], board: int) -> int:
+    t0, t1, t2, t3, t4 = table
+    return (
+        t0[board & 127]
+        + t1[board >> 7 & 127]
+        + t2[board >> 14 & 127]
+        + t3[board >> 21 & 127]
+        + t4[board >> 28 & 127]
+    )
+
+
+# White's squares mirror Black's: the board turned half round maps n to 33 - n.
+BLACK_MEN = _chunked({n: _black_man_value(n) for n in SQUARES})
+WHITE_MEN = _chunked({n: _black_man_value(33 - n) for n in SQUARES})
+KINGS = _chunked({n: _king_value(n) for n in SQUARES})
+
+
+def _refuge(square: int) -> int:
+    """How safe a lone king is here from a stronger force: high in and beside a
+    double corner, low on the edges and in the single corners."""
+    near = min(_king_distance(square, corner) for corner in DOUBLE_CORNERS)
+    value = max(0, 30 - 10 * near)
+    row, column = _row_column(square)
+    if square not in DOUBLE_CORNERS and (row in (0, 7) or column in (0, 7)):
+        value -= 8
+    if square in SINGLE_CORNERS:
+        value -= 8
+    return value
+
+
+REFUGE = _chunked({n: _refuge(n) for n in SQUARES})
+
+#: The back-rank guard: Black's men on 1 and 3, White's on 30 and 32.
+BLACK_GUARD = _mask((1, 3))
+WHITE_GUARD = _mask((30, 32))
+GUARD = 12
+
+
+def _cone(square: int, down: bool) -> int:
+    """The squares ahead of a man on ``square`` that an enemy must stand on (or
+    reach) to stop it: the widening triangle up to its king row."""
+    row, column = _row_column(square)
+    cone = 0
+    for other in SQUARES:
+        r, c = _row_column(other)
+        ahead = r - row if down else row - r
+        if ahead > 0 and abs(c - column) <= ahead + 1:
+            cone |= 1 << SQUARE_BIT[other]
+    return cone
+
+
+BLACK_CONES = {SQUARE_BIT[n]: _cone(n, down=True) for n in SQUARES}
+WHITE_CONES = {SQUARE_BIT[n]: _cone(n, down=False) for n in SQUARES}
+#: Men close enough to their king row to be looked at as runaways.
+BLACK_RUNAWAY_ROWS = _mask(n for n in SQUARES if _row_column(n)[0] >= 4)
+WHITE_RUNAWAY_ROWS = _mask(n for n in SQUARES if _row_column(n)[0] <= 3)
+ROW_OF_BIT = {SQUARE_BIT[n]: _row_column(n)[0] for n in SQUARES}
+RUNAWAY = 30
+MOBILITY = 2
+
+
+def _bit_indices(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def evaluate(position: Position) -> int:
+    """The static score of a position in hundredths of a man, from Black's side.
+
+    >>> evaluate((0, 0, 0, 0))
+    0
+    """
+    black_men, black_kings, white_men, white_kings = position
+    black = _sum_over(BLACK_MEN, black_men) + _sum_over(KINGS, black_kings)
+    white = _sum_over(WHITE_MEN, white_men) + _sum_over(KINGS, white_kings)
+    score = black - white
+
+    black_count = black_men.bit_count() + black_kings.bit_count()
+    white_count = white_men.bit_count() + white_kings.bit_count()
+    pieces = black_count + white_count
+    material = MAN * (black_men.bit_count() - white_men.bit_count()) + KING * (
+        black_kings.bit_count() - white_kings.bit_count()
+    )
+    if pieces:
+        # Ahead, trade down: the same lead counts for more with fewer pieces left.
+        bonus = abs(material) * 6 // pieces  # (rounded the same way for both sides)
+        score += bonus if material > 0 else -bonus
+
+    # The back-rank guard matters while the other side has men to crown.
+    if white_men:
+        score += GUARD * (black_men & BLACK_GUARD).bit_count()
+    if black_men:
+        score -= GUARD * (white_men & WHITE_GUARD).bit_count()
+
+    empty = BOARD & ~(black_men | black_kings | white_men | white_kings)
+    score += MOBILITY * (
+        _count_steps(BLACK, black_men, black_kings, empty)
+        - _count_steps(Side.SECOND, white_men, white_kings, empty)
+    )
+
+    # Runaway men: no enemy man in the cone ahead and no enemy king to come back.
+    if not white_kings:
+        for bit in _bit_indices(black_men & BLACK_RUNAWAY_ROWS):
+            if not BLACK_CONES[bit] & white_men:
+                score += RUNAWAY + 8 * ROW_OF_BIT[bit]
+    if not black_kings:
+        for bit in _bit_indices(white_men & WHITE_RUNAWAY_ROWS):
+            if not WHITE_CONES[bit] & black_men:
+                score -= RUNAWAY + 8 * (7 - ROW_OF_BIT[bit])
+
+    if material and (pieces <= 8 or not black_men or not white_men):
+        score += _endgame(black_kings, white_men, white_kings, material > 0)
+        score -= _endgame(white_kings, black_men, black_kings, material < 0)
+    return score
+
+
+def _endgame(kings: int, their_men: int, their_kings: int, ahead: bool) -> int:
+    """The hunt, scored for the side ahead: each of its kings is paid for being
+    close to the nearest enemy piece, and it is paid for each enemy king out of
+    the double corners (see :data:`REFUGE`). The side behind scores nothing here,
+    so it gains by what the side ahead loses: shelter in a double corner."""
+    if not ahead:
+        return 0
+    score = -_sum_over(REFUGE, their_kings)
+    targets = _bit_indices(their_men | their_kings)
+    if targets:
+        for king in _bit_indices(kings):
+            distances = DISTANCE[king]
+            score -= 6 * min(distances[target] for target in targets)
+    return score
+
+
+# -- the board the search walks --------------------------------------------------------
+
+
+class SearchBoard:
+    """A position the shared alpha-beta can walk: make/unmake on four ints.
+
+    It keeps the keys of the positions since the last man move or capture,
+    from the game and from the search path, to score repetitions as draws.
+    """
+
+    __slots__ = ("_counts", "_moves", "_stack", "key", "position", "quiet", "side")
+
+    def __init__(
+        self,
+        position: Position,
+        side: Side,
+        quiet_plies: int = 0,
+        history: list[Key] | None = None,
+    ) -> None:
+        self.position = position
+        self.side = side
+        self.quiet = quiet_plies
+        self.key: Key = (*position, side)
+        self._stack: list[tuple[Position, Side, int, Key, list[Step] | None]] = []
+        self._counts: dict[Key, int] = {}
+        for key in history or [self.key]:
+            self._counts[key] = self._counts.get(key, 0) + 1
+        if self.key not in self._counts:
+            self._counts[self.key] = 1
+        self._moves: list[Step] | None = None
+
+    @classmethod
+    def from_state(cls, state: CheckersState) -> SearchBoard:
+        quiet = state.quiet_plies
+        history = state._seen[-1 - quiet :]
+        return cls(state.position, state.turn, quiet, list(history))
+
+    def _sides(self) -> tuple[int, int, int]:
+        """The mover's men and kings, and the other side's pieces."""
+        black_men, black_kings, white_men, white_kings = self.position
+        if self.side is BLACK:
+            return black_men, black_kings, white_men | white_kings
+        return white_men, white_kings, black_men | black_kings
+
+    def moves(self) -> list[Step]:
+        if self._moves is None:
+            self._moves = self._generate()
+        return self._moves
+
+    def _generate(self) -> list[Step]:
+        men, kings, opponents = self._sides()
+        empty = BOARD & ~(men | kings | opponents)
+        side = self.side
+        paths = _capture_paths(side, men, kings, opponents, empty)
+        if paths:
+            found: dict[Step, None] = {}
+            for path in paths:
+                taken = 0
+                for a, b in itertools.pairwise(path):
+                    taken |= 1 << ((a + b) >> 1)
+                found[(path[0], path[-1], taken)] = None
+            # the most pieces first
+            return sorted(found, key=lambda step: -step[2].bit_count())
+        crown = CROWN_ROW[side]
+        steps = [(a, b, 0) for a, b in _steps(side, men, kings, empty)]
+        # crowning first
+        steps.sort(key=lambda step: not (crown >> step[1] & 1 and men >> step[0] & 1))
+        return steps
+
+    def must_capture(self) -> bool:
+        men, kings, opponents = self._sides()
+        empty = BOARD & ~(men | kings | opponents)
+        return bool(_jumpers(self.side, men, kings, opponents, empty))
+
+    def noisy_moves(self) -> list[Step]:
+        moves = self.moves()
+        return moves if moves and moves[0][2] else []
+
+    def may_stand_pat(self) -> bool:
+        return not self.must_capture()
+
+    def make(self, move: Step) -> None:
+        start_bit, end_bit, taken = move
+        black_men, black_kings, white_men, white_kings = self.position
+        side = self.side
+        if side is BLACK:
+            men, kings, their_men, their_kings = black_men, black_kings, white_men, white_kings
+        else:
+            men, kings, their_men, their_kings = white_men, white_kings, black_men, black_kings
+        start, end = 1 << start_bit, 1 << end_bit
+        if kings & start:
+            kings = kings ^ start | end
+            quiet = not taken
+        elif end & CROWN_ROW[side]:
+            men, kings = men ^ start, kings | end
+            quiet = False
+        else:
+            men = men ^ start | end
+            quiet = False
+        if taken:
+            their_men &= ~taken
+            their_kings &= ~taken
+        self._stack.append((self.position, side, self.quiet, self.key, self._moves))
+        if side is BLACK:
+            self.position = (men, kings, their_men, their_kings)
+        else:
+            self.position = (their_men, their_kings, men, kings)
+        self.side = side = side.other
+        self.quiet = self.quiet + 1 if quiet else 0
+        self.key = key = (*self.position, side)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self._moves = None
+
+    def unmake(self) -> None:
+        count = self._counts[self.key]
+        if count == 1:
+            del self._counts[self.key]
+        else:
+            self._counts[self.key] = count - 1
+        self.position, self.side, self.quiet, self.key, self._moves = self._stack.pop()
+
+    def evaluate(self) -> int:
+        score = evaluate(self.position)
+        return score if self.side is BLACK else -score
+
+    def terminal_score(self, ply: int) -> int | None:
+        men, kings, opponents = self._sides()
+        empty = BOARD & ~(men | kings | opponents)
+        side = self.side
+        if not _count_steps(side, men, kings, empty) and not _jumpers(
+            side, men, kings, opponents, empty
+        ):
+            return -(MATE - ply)
+        if ply and (self._counts[self.key] > 1 or self.quiet >= FORTY_MOVE_PLIES):
+            return 0
+        return None
+
+    def hash_key(self) -> Key:
+        return self.key
+
+
+# -- levels --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one level plays: a search depth and time, and for the low levels a
+    margin within which a weaker move may be chosen at random, with a chance of
+    looking at the whole list of moves more carelessly."""
+
+    depth: int
+    seconds: float
+    margin: int = 0
+    slip: float = 0.0
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(depth=2, seconds=0.1, margin=120, slip=0.3),
+    2: Level(depth=2, seconds=0.1, margin=70, slip=0.15),
+    3: Level(depth=3, seconds=0.15, margin=40, slip=0.08),
+    4: Level(depth=4, seconds=0.2),
+    5: Level(depth=64, seconds=0.3),
+    6: Level(depth=64, seconds=0.6),
+    7: Level(depth=64, seconds=1.0),
+    8: Level(depth=64, seconds=1.6),
+    9: Level(depth=64, seconds=2.5),
+    10: Level(depth=64, seconds=4.0),
+}
+
+HINT_SECONDS = 1.0
+
+
+class CheckersEngine(Engine[Move]):
+    """The checkers computer opponent, levels 1 (a beginner) to 10.
+
+    One engine keeps its transposition table from move to move; use one per game.
+    """
+
+    strongest = 10
+    default_level = 6
+
+    def __init__(self) -> None:
+        self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
+
+    def time_limit(self, level: int) -> float:
+        return LEVELS[self.check_level(level)].seconds
+
+    # -- searching -----------------------------------------------------------------
+
+    def analyse(
+        self,
+        state: CheckersState,
+        seconds: float | None = None,
+        depth: int = 64,
+        nodes: int | None = None,
+    ) -> SearchResult[Step]:
+        """Search ``state`` to ``depth`` plies or until ``seconds`` or ``nodes`` run
+        out; the result's moves are the search's own ``(start bit, end bit,
+        jumped)`` steps (see :meth:`to_move`)."""
+        searcher = self.searcher
+        searcher.time_limit = seconds
+        searcher.max_depth = depth
+        searcher.node_limit = nodes
+        return searcher.search(SearchBoard.from_state(state))
+
+    @staticmethod
+    def to_move(state: CheckersState, step: Step) -> Move:
+        """The rules' move for a search step (the first of equivalent jump paths)."""
+        start_bit, end_bit, taken = step
+        for move in state.legal_moves():
+            if (
+                SQUARE_BIT[move.start] == start_bit
+                and SQUARE_BIT[move.end] == end_bit
+                and _mask(move.captured) == taken
+            ):
+                return move
+        raise ValueError(f"{step} is not a legal move here")
+
+    def choose_move(
+        self, state: State[Move], level: int | None = None, rng: random.Random | None = None
+    ) -> Move:
+        state = _checkers_state(state)
+        plan = LEVELS[self.check_level(self.default_level if level is None else level)]
+        legal = state.legal_moves()
+        if not legal:
+            raise ValueError("the game is over: there is no move to choose")
+        if len(legal) == 1:
+            return legal[0]
+        if plan.margin:
+            return self._weaker_move(state, plan, rng or random.Random())
+        # The search looks at the clock every thousand nodes or so: aim a little
+        # short of the level's limit so that a move never takes longer.
+        result = self.analyse(state, seconds=plan.seconds * 0.85, depth=plan.depth)
+        assert result.best_move is not None
+        return self.to_move(state, result.best_move)
+
+    def _weaker_move(self, state: CheckersState, plan: Level, rng: random.Random) -> Move:
+        """A beginner's move: every move scored by a shallow search, then one
+        chosen at random among those close to the best (now and then among a
+        wider set: a careless look at the board)."""
+        board = SearchBoard.from_state(state)
+        steps = board.moves()
+        searcher: AlphaBeta[Step] = AlphaBeta(
+            max_depth=max(plan.depth - 1, 1),
+            time_limit=plan.seconds * 0.85 / len(steps),
+            table_size=1 << 16,
+        )
+        scored: list[tuple[int, Step]] = []
+        for step in steps:
+            board.make(step)
+            terminal = board.terminal_score(1)
+            score = terminal if terminal is not None else searcher.search(board).score
+            board.unmake()
+            scored.append((-score, step))
+        best = max(score for score, _ in scored)
+        margin = plan.margin * (3 if rng.random() < plan.slip else 1)
+        candidates = sorted(step for score, step in scored if score >= best - margin)
+        return self.to_move(state, rng.choice(candidates))
+
+    def hint(self, state: State[Move]) -> Hint[Move]:
+        state = _checkers_state(state)
+        legal = state.legal_moves()
+        if not legal:
+            raise ValueError("the game is over: there is no move to suggest")
+        result = self.analyse(state, seconds=HINT_SECONDS * 0.85)
+        assert result.best_move is not None
+        move = self.to_move(state, result.best_move)
+        return Hint(move, str(move), assess(state, result), float(result.score))
+
+
+def _checkers_state(state: State[Move]) -> CheckersState:
+    if not isinstance(state, CheckersState):
+        raise TypeError("the checkers engine plays checkers positions only")
+    return state
+
+
+# -- words -----------------------------------------------------------------------------
+
+_NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _pieces(n: int, noun: str) -> str:
+    """'a man', 'two men', 'three kings'."""
+    word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+    if n == 1:
+        return f"{word} {noun}"
+    return f"{word} {'men' if noun == 'man' else noun + 's'}"
+
+
+def describe_material(position: Position, side: Side) -> str:
+    """How the material stands for ``side``, in a player's words; "" when level.
+
+    >>> describe_material((0b1, 0, 0, 0), BLACK)
+    'a man up'
+    >>> describe_material((0, 0b11, 0, 0b100), BLACK)
+    'two kings against one'
+    """
+    black_men, black_kings, white_men, white_kings = position
+    mine = (black_men.bit_count(), black_kings.bit_count())
+    theirs = (white_men.bit_count(), white_kings.bit_count())
+    if side is not BLACK:
+        mine, theirs = theirs, mine
+    men, kings = mine[0] - theirs[0], mine[1] - theirs[1]
+    if men == 0 and kings == 0:
+        return ""
+    if mine[0] == 0 and theirs[0] == 0:  # kings alone
+        their_kings = "nothing" if theirs[1] == 0 else ("one", *_NUMBERS[2:])[theirs[1] - 1]
+        return f"{_pieces(mine[1], 'king')} against {their_kings}"
+    if (men >= 0 and kings >= 0) or (men <= 0 and kings <= 0):
+        parts = [_pieces(abs(kings), "king")] if kings else []
+        parts += [_pieces(abs(men), "man")] if men else []
+        return " and ".join(parts) + (" up" if men + kings > 0 else " down")
+    if kings > 0:
+        return f"{_pieces(kings, 'king')} for {_pieces(-men, 'man')}"
+    return f"{_pieces(men, 'man')} for {_pieces(-kings, 'king')}"
+
+
+def assess(state: CheckersState, result: SearchResult[Step]) -> str:
+    """The search's verdict in a player's words: "Black wins in 5 moves", "White
+    is winning: two kings against one", "Black is a man up", "about even"."""
+    score = result.score
+    mover, other = state.turn, state.turn.other
+    if abs(score) >= MATE_BOUND:
+        moves = abs(result.mate_in or 0)
+        winner = mover if score > 0 else other
+        return f"{_name(winner)} wins in {moves} move{'s' if moves != 1 else ''}"
+    leader, lead = (mover, score) if score >= 0 else (other, -score)
+    material = describe_material(state.position, leader)
+    if lead < 25:
+        return "about even"
+    if lead >= 200:
+        return f"{_name(leader)} is winning" + (f": {material}" if material else "")
+    if material.endswith(" up"):
+        return f"{_name(leader)} is {material}"
+    if lead >= 60:
+        return f"{_name(leader)} is better" + (f": {material}" if material else "")
+    return f"{_name(leader)} is slightly better"
+
+
+def _name(side: Side) -> str:
+    return "Black" if side is BLACK else "White"
