@@ -74,10 +74,44 @@ def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from parlour.lineplay import play_in_terminal
-
     game = get_game(args.game)
-    return play_in_terminal(game, position=args.position, seed=args.seed)
+    if args.plain:
+        if args.resume is not None:
+            raise CommandError("--resume is for the full-screen app; leave out --plain")
+        from parlour.lineplay import play_in_terminal
+
+        return play_in_terminal(game, position=args.position, seed=args.seed)
+    from pathlib import Path
+
+    from parlour.core.protocol import Side
+    from parlour.tui import Options, Session, run
+
+    if args.resume is not None:
+        path = Path(args.resume)
+        if not path.is_file():
+            raise CommandError(f"no saved game at {path}")
+        saved = Session.load(path)
+        if saved.game.name != game.name:
+            raise CommandError(f"{path} is a saved game of {saved.game.name}, not {game.name}")
+        return run(saved, save_path=path)
+    if args.level is not None and args.opponent != "computer":
+        raise CommandError("--level is the computer's level: give --opponent computer too")
+    if args.match < 0:
+        raise CommandError("--match is a number of points, 1 or more (0: money play)")
+    if args.match and not game.has_chance:
+        raise CommandError(f"--match is for backgammon, not {game.title.lower()}")
+    options = Options(
+        opponent=args.opponent,
+        level=args.level,
+        side=Side.FIRST if args.side == "first" else Side.SECOND,
+        seed=args.seed,
+        match_length=args.match,
+    )
+    try:
+        session = Session(game, options, start=args.position)
+    except ValueError as error:  # a level out of range
+        raise CommandError(str(error)) from None
+    return run(session)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -130,9 +164,28 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game in the terminal",
-        description="Play a game in the terminal: two people at one keyboard.",
+        description="Play a game in the terminal, against the computer or a second person "
+        "at the same keyboard: the board in colour, moves typed or made with the mouse, "
+        "hints, undo, save and resume. --plain plays line by line instead.",
     )
     play.add_argument("game", metavar="GAME", help=f"one of: {known}")
+    play.add_argument(
+        "--opponent",
+        choices=("computer", "human"),
+        default="computer",
+        help="play the computer (the default) or a second person at this keyboard",
+    )
+    play.add_argument("--level", type=int, help="the computer's level, 1 (beginner) and up")
+    play.add_argument(
+        "--side",
+        choices=("first", "second"),
+        default="first",
+        help="the side you play against the computer: first (White in chess, Black in "
+        "checkers) or second",
+    )
+    play.add_argument("--resume", metavar="FILE", help="resume a game saved from the app")
+    play.add_argument("--plain", action="store_true", help="line-by-line play, no full screen")
+    play.add_argument("--match", type=int, default=0, help="backgammon: a match to N points")
     play.add_argument("--position", help="start from this position instead of the usual start")
     play.add_argument("--seed", type=int, help="seed the dice, to replay the same throws")
     play.set_defaults(run=_play)

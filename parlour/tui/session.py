@@ -1,0 +1,333 @@
+"""The game being played in the terminal app, apart from how it is drawn.
+
+A :class:`Session` holds the position, the moves played as text in the game's own
+notation, the players (a person, or the computer at a level), the dice, and the
+earlier games of a backgammon match. It knows when the dice are due, when the
+computer is to move, what undo may take back, and how to save itself as a small
+JSON file and come back from one. It imports nothing from Textual, so all of this
+is tested without a screen.
+
+>>> from parlour.core.registry import get_game
+>>> session = Session(get_game("checkers"), Options())
+>>> session.play_text("11-15")
+'11-15'
+>>> session.undo(), session.texts
+(1, [])
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parlour.core.dice import Dice
+from parlour.core.engine import Engine, Hint
+from parlour.core.errors import NotationError, ParlourError
+from parlour.core.protocol import CHANCE, Game, Outcome, Side, State
+from parlour.core.registry import get_game
+
+HUMAN = "human"
+COMPUTER = "computer"
+
+#: What a save file says it is, so a stray JSON file is refused clearly.
+SAVE_KIND = "parlour saved game"
+SAVE_VERSION = 1
+
+
+@dataclass
+class Options:
+    """How a game is played: against whom, at what level, which side the person
+    takes against the computer, the dice seed, and a backgammon match length."""
+
+    opponent: str = HUMAN
+    level: int | None = None
+    side: Side = Side.FIRST
+    seed: int | None = None
+    match_length: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        record = asdict(self)
+        record["side"] = "first" if self.side is Side.FIRST else "second"
+        return record
+
+    @classmethod
+    def from_json(cls, record: object) -> Options:
+        if not isinstance(record, dict):
+            raise NotationError("the save file's options are not a JSON object")
+        side = record.get("side", "first")
+        if side not in ("first", "second"):
+            raise NotationError(f"the save file's side is {side!r}, not 'first' or 'second'")
+        opponent = record.get("opponent", HUMAN)
+        if opponent not in (HUMAN, COMPUTER):
+            raise NotationError(f"the save file's opponent is {opponent!r}")
+        level, seed, length = record.get("level"), record.get("seed"), record.get("match_length", 0)
+        for name, value in (("level", level), ("seed", seed), ("match_length", length)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise NotationError(f"the save file's {name} is {value!r}, not a whole number")
+        return cls(
+            opponent=opponent,
+            level=level,
+            side=Side.FIRST if side == "first" else Side.SECOND,
+            seed=seed,
+            match_length=length or 0,
+        )
+
+
+@dataclass
+class GameRecord:
+    """One game as text: its starting position and its moves (dice throws
+    included) in the game's notation."""
+
+    start: str
+    moves: list[str] = field(default_factory=list)
+
+
+class Session:
+    """One game (or one backgammon match) in progress, with its players."""
+
+    def __init__(self, game: Game[Any], options: Options, start: str | None = None) -> None:
+        self.game = game
+        self.options = options
+        self.dice = Dice(options.seed)
+        self.rng = random.Random(options.seed)
+        #: Games of the match already finished (backgammon match play).
+        self.earlier: list[GameRecord] = []
+        #: The finished states of those games, for exporting the match.
+        self.earlier_states: list[State[Any]] = []
+        self.state: State[Any] = (
+            game.state_from_text(start) if start is not None else self._first_state()
+        )
+        self.start_text = self.state.to_text()
+        #: Every move pushed on :attr:`state`, in notation, as read before it.
+        self.texts: list[str] = []
+        self.engine: Engine[Any] | None = None
+        #: Why there is no computer opponent, when one was asked for and is missing.
+        self.no_engine: str | None = None
+        if options.opponent == COMPUTER:
+            try:
+                self.engine = game.engine()
+            except ParlourError as error:
+                self.no_engine = str(error)
+        if self.engine is not None and options.level is not None:
+            self.engine.check_level(options.level)
+
+    def _first_state(self) -> State[Any]:
+        if self.options.match_length:
+            new_state: Any = self.game.new_state
+            state: State[Any] = new_state(match_length=self.options.match_length)
+            return state
+        return self.game.new_state()
+
+    # -- who plays ----------------------------------------------------------------
+
+    @property
+    def against_computer(self) -> bool:
+        return self.engine is not None
+
+    @property
+    def computer_side(self) -> Side | None:
+        return self.options.side.other if self.engine is not None else None
+
+    def player_name(self, side: Side) -> str:
+        name = self.game.side_name(side)
+        if self.engine is None:
+            return name
+        if side == self.computer_side:
+            level = self.options.level or self.engine.default_level
+            return f"{name} (computer, level {level})"
+        return f"{name} (you)"
+
+    def computer_to_move(self) -> bool:
+        """Whether the computer acts next."""
+        return (
+            self.engine is not None
+            and not self.state.is_over()
+            and self.state.turn == self.computer_side
+        )
+
+    # -- moves ----------------------------------------------------------------------
+
+    def push(self, move: Any) -> str:
+        """Play a legal move (IllegalMoveError naming the rule otherwise) and
+        record its text; return the text."""
+        text = self.state.move_to_text(move)
+        self.state.push(move)
+        self.texts.append(text)
+        return text
+
+    def play_text(self, text: str) -> str:
+        """Read a move as typed and play it; return it in canonical notation."""
+        return self.push(self.state.parse_move(text))
+
+    def throw_dice(self) -> list[str]:
+        """Throw the dice while they are due (a tied opening throw is thrown
+        again); return the throws as text."""
+        throws = []
+        while not self.state.is_over() and self.state.turn is CHANCE:
+            throw = self.dice.choose(self.state.chance_outcomes())
+            throws.append(self.push(throw))
+        return throws
+
+    def last_move_text(self) -> str | None:
+        return self.texts[-1] if self.texts else None
+
+    # -- undo -------------------------------------------------------------------------
+
+    def undo(self) -> int:
+        """Take back the last move: against the computer, the person's last move and
+        the computer's reply. A dice throw is never taken back. Returns how many
+        moves were taken back; ParlourError saying why when none may be."""
+        if self.state._declared is not None:
+            raise ParlourError("the game was ended by a resignation or a draw: it stays ended")
+        probe = self.state.copy()
+        count = 0
+        while count < len(self.texts):
+            if _last_was_chance(probe):
+                break
+            probe.pop()
+            count += 1
+            if self.engine is None or probe.turn == self.options.side:
+                break
+        if count == 0:
+            if self.texts:
+                raise ParlourError("the dice have been thrown: a throw is never taken back")
+            raise ParlourError("there is no move to take back")
+        if self.engine is not None and probe.turn != self.options.side:
+            raise ParlourError(
+                "the dice have been thrown since your last move: a throw is never taken back"
+            )
+        for _ in range(count):
+            self.state.pop()
+            self.texts.pop()
+        return count
+
+    # -- the computer -------------------------------------------------------------------
+
+    def level(self) -> int:
+        assert self.engine is not None
+        return self.options.level or self.engine.default_level
+
+    def choose_move(self, state: State[Any]) -> Any:
+        """The computer's move in ``state`` (a copy: this runs in a worker thread)."""
+        assert self.engine is not None
+        return self.engine.choose_move(state, self.level(), self.rng)
+
+    def hint_engine(self) -> Engine[Any]:
+        """The engine that gives hints (it exists even in a game between two people,
+        when the game has one); ParlourError naming why not."""
+        if self.engine is not None:
+            return self.engine
+        return self.game.engine()
+
+    def hint(self, state: State[Any]) -> Hint[Any]:
+        return self.hint_engine().hint(state)
+
+    # -- the outcome ------------------------------------------------------------------
+
+    def announce(self, outcome: Outcome) -> str:
+        """The end of the game in words: winner, reason and points."""
+        return describe_outcome(self.game, outcome)
+
+    # -- save and resume --------------------------------------------------------------
+
+    def records(self) -> list[GameRecord]:
+        return [*self.earlier, GameRecord(self.start_text, list(self.texts))]
+
+    def to_json(self) -> dict[str, Any]:
+        """The save file's contents."""
+        current = GameRecord(self.start_text, list(self.texts))
+        return {
+            "kind": SAVE_KIND,
+            "version": SAVE_VERSION,
+            "game": self.game.name,
+            "options": self.options.to_json(),
+            "start": current.start,
+            "moves": current.moves,
+            "earlier_games": [asdict(record) for record in self.earlier],
+            "position": self.state.to_text(),
+        }
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, record: object) -> Session:
+        """Rebuild a saved session, replaying every move; NotationError naming what
+        is wrong with a bad file."""
+        if not isinstance(record, dict) or record.get("kind") != SAVE_KIND:
+            raise NotationError("this is not a Parlour saved game")
+        if record.get("version") != SAVE_VERSION:
+            raise NotationError(f"saved game version {record.get('version')!r} is not known")
+        game = get_game(str(record.get("game")))
+        options = Options.from_json(record.get("options", {}))
+        start = record.get("start")
+        if not isinstance(start, str):
+            raise NotationError("the save file has no starting position")
+        session = cls(game, options, start=start)
+        earlier = record.get("earlier_games", [])
+        if not isinstance(earlier, list):
+            raise NotationError("the save file's earlier games are not a list")
+        for number, entry in enumerate(earlier, start=1):
+            if not isinstance(entry, dict):
+                raise NotationError(f"earlier game {number} in the save file is not an object")
+            begin = entry.get("start")
+            if not isinstance(begin, str):
+                raise NotationError(f"earlier game {number} in the save file has no start")
+            state = game.state_from_text(begin)
+            texts = _replay(state, entry.get("moves", []), f"earlier game {number}")
+            session.earlier.append(GameRecord(begin, texts))
+            session.earlier_states.append(state)
+        session.texts = _replay(session.state, record.get("moves", []), "the game")
+        return session
+
+    @classmethod
+    def load(cls, path: Path) -> Session:
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise NotationError(f"{path} is not a saved game: {error}") from None
+        return cls.from_json(record)
+
+    # -- a match: the next game -------------------------------------------------------
+
+    def start_next_game(self, state: State[Any]) -> None:
+        """Put the finished game among the earlier ones and play ``state`` next."""
+        self.earlier.append(GameRecord(self.start_text, list(self.texts)))
+        self.earlier_states.append(self.state)
+        self.state = state
+        self.start_text = state.to_text()
+        self.texts = []
+
+
+def _replay(state: State[Any], moves: object, where: str) -> list[str]:
+    if not isinstance(moves, list):
+        raise NotationError(f"the moves of {where} in the save file are not a list")
+    texts = []
+    for number, text in enumerate(moves, start=1):
+        if not isinstance(text, str):
+            raise NotationError(f"move {number} of {where} is not text: {text!r}")
+        try:
+            move = state.parse_move(text)
+            texts.append(state.move_to_text(move))
+            state.push(move)
+        except ParlourError as error:
+            raise NotationError(f"move {number} of {where}, {text!r}: {error}") from None
+    return texts
+
+
+def _last_was_chance(state: State[Any]) -> bool:
+    """Whether the last move pushed on ``state`` was a throw of the dice."""
+    probe = state.copy()
+    probe.pop()
+    return probe.turn is CHANCE
+
+
+def describe_outcome(game: Game[Any], outcome: Outcome) -> str:
+    """``White wins: checkmate (1 point)`` / ``Draw: stalemate``."""
+    if outcome.winner is None:
+        return f"Draw: {outcome.reason}."
+    points = "1 point" if outcome.points == 1 else f"{outcome.points} points"
+    return f"{game.side_name(outcome.winner)} wins: {outcome.reason} ({points})."

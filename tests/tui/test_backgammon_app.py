@@ -1,0 +1,232 @@
+"""The terminal app playing backgammon, driven headless by clicks and keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from parlour.core.errors import ParlourError
+from parlour.core.protocol import Side
+from parlour.core.registry import get_game
+from parlour.tui.app import ParlourApp
+from parlour.tui.session import COMPUTER, Options, Session
+from tests.tui.drive import drive, make_app, screenshot, settle, status, type_line
+from tests.tui.fakes import FirstMoveEngine
+
+#: White (on roll, may double) has checkers on its 1 and 2 points; Black two on its 3.
+RACE = "DAAAKAAAAAAAAA"
+
+
+async def play_turn_by_clicks(pilot: Pilot[Any]) -> list[str]:
+    """Click the first point offered until the turn is complete, then press Enter;
+    return the moves of the game after it."""
+    app: Any = pilot.app
+    builder = app.board.turn_builder()
+    assert builder is not None
+    while not builder.complete:
+        step = builder.options()[0]
+        await pilot.click("#bar-me" if step.start == 25 else f"#pt-{step.start}")
+    await pilot.press("enter")
+    await pilot.pause()
+    return list(app.session.texts)
+
+
+def labels(app: Any) -> list[str]:
+    """The buttons shown for the choices of the moment."""
+    return [str(button.label) for button in app.query("#actions Button")]
+
+
+def phase(app: Any) -> str:
+    return str(app.session.state.phase.value)
+
+
+def test_a_race_played_to_the_end_by_clicks() -> None:
+    app: Any = make_app("backgammon", start=RACE, opponent="human", seed=11)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert {"Roll", "Double", "Resign"} <= set(labels(app))
+        for _ in range(12):
+            if app.session.state.is_over():
+                break
+            if phase(app) == "cube":
+                await pilot.click("#act-roll")
+                await pilot.pause()
+            else:
+                assert phase(app) == "play"
+                screenshot(app, "backgammon-race")
+                await play_turn_by_clicks(pilot)
+        outcome = app.session.state.outcome()
+        assert outcome is not None
+        assert status(app).startswith(app.session.announce(outcome))
+        assert "wins: single game (1 point)." in status(app)
+        assert "next" in status(app)  # money play goes on with another game
+
+    drive(app, script)
+
+
+def test_cube_choices_and_match_score(tmp_path: Path) -> None:
+    app: Any = make_app("backgammon", opponent="human", seed=5, match_length=3, directory=tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert phase(app) == "play"  # the opening throw was made by the app
+        first = app.session.state.mover
+        await play_turn_by_clicks(pilot)
+        assert phase(app) == "cube"
+        await pilot.click("#act-double")
+        await pilot.pause()
+        assert phase(app) == "doubled"
+        assert labels(app) == ["Take", "Drop"]
+        await pilot.click("#act-drop")
+        await pilot.pause()
+        names = app.session.game.side_names
+        doubler = first.other
+        assert status(app).startswith(f"{names[doubler]} wins: double refused (1 point).")
+        info = str(app.query_one("#info").render())
+        score = [0, 0]
+        score[doubler] = 1
+        assert f"Match to 3: White {score[0]}, Black {score[1]}" in info
+        await pilot.click("#act-next")
+        await pilot.pause()
+        assert app.session.state.score == tuple(score)
+        assert len(app.session.earlier) == 1
+        await type_line(pilot, "export")
+
+    drive(app, script)
+    mat = (tmp_path / "parlour-backgammon.mat").read_text()
+    assert mat.startswith(" 3 point match")
+    assert "Doubles => 2" in mat and "Drops" in mat
+
+
+def test_illegal_play_explained_undo_in_turn_never_a_throw(tmp_path: Path) -> None:
+    app: Any = make_app("backgammon", opponent="human", seed=2, directory=tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        state = app.session.state
+        before = state.to_text()
+        try:
+            state.copy().parse_move("24/23 24/23 24/23")
+        except ParlourError as error:
+            expected = f"Not allowed: {error}"
+        await type_line(pilot, "24/23 24/23 24/23")
+        assert status(app) == expected
+        assert app.session.state.to_text() == before
+        await pilot.press("f3")
+        await pilot.pause()
+        assert status(app) == "Cannot undo: the dice have been thrown: a throw is never taken back"
+        builder = app.board.turn_builder()
+        await pilot.click(f"#pt-{builder.options()[0].start}")
+        assert len(builder.steps) == 1
+        await pilot.press("f3")
+        await pilot.pause()
+        assert builder.steps == []
+        assert status(app) == "Checker taken back."
+        played = await play_turn_by_clicks(pilot)
+        assert len(played) == 2
+        assert phase(app) == "cube"
+        await pilot.press("f3")  # the play is taken back, the throw stays
+        await pilot.pause()
+        assert app.session.state.to_text() == before
+        await play_turn_by_clicks(pilot)
+        await pilot.press("f5")
+        await pilot.pause()
+
+    drive(app, script)
+    resumed = Session.load(tmp_path / "parlour-backgammon.json")
+    assert resumed.state.to_text() == app.session.state.to_text()
+    assert resumed.texts == app.session.texts
+
+
+def test_against_the_computer_dice_are_never_taken_back() -> None:
+    session = Session(get_game("backgammon"), Options(seed=8))
+    session.options.opponent = COMPUTER
+    session.engine = FirstMoveEngine()
+    app: Any = ParlourApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        for _ in range(6):  # the person's turns; the computer answers each
+            assert not session.computer_to_move()
+            if phase(app) == "cube":
+                assert "Double" in set(labels(app))
+                await pilot.click("#act-roll")
+                await pilot.pause()
+            await play_turn_by_clicks(pilot)
+            await settle(pilot)
+            if "The computer played" in status(app):
+                break
+        assert "The computer played" in status(app)
+        assert session.state.turn == Side.FIRST
+        moves = list(session.texts)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert status(app).startswith("Cannot undo: the dice have been thrown")
+        assert session.texts == moves
+
+    drive(app, script)
+
+
+def test_a_resignation_offered_and_accepted() -> None:
+    app: Any = make_app("backgammon", start=RACE, opponent="human", seed=1)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#act-resign-single")
+        await pilot.pause()
+        assert phase(app) == "resigning"
+        assert labels(app) == ["Accept", "Decline"]
+        await pilot.click("#act-accept")
+        await pilot.pause()
+        assert status(app).startswith("Black wins: resignation")
+        assert "(1 point)." in status(app)
+
+    drive(app, script)
+
+
+def test_confirm_and_take_back_buttons() -> None:
+    app: Any = make_app("backgammon", opponent="human", seed=2)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert labels(app) == []
+        builder = app.board.turn_builder()
+        await pilot.click(f"#pt-{builder.options()[0].start}")
+        await pilot.pause()
+        assert labels(app) == ["Take back"]
+        await pilot.click("#act-undo")
+        await pilot.pause()
+        assert builder.steps == []
+        while not builder.complete:
+            await pilot.click(f"#pt-{builder.options()[0].start}")
+        await pilot.pause()
+        assert labels(app) == ["Confirm", "Take back"]
+        await pilot.click("#act-confirm")
+        await pilot.pause()
+        assert phase(app) == "cube"
+        assert labels(app) == ["Roll", "Double", "Resign"]
+
+    drive(app, script)
+
+
+def test_computer_reply_and_hint_from_the_backgammon_engine() -> None:
+    app: Any = make_app("backgammon", opponent="computer", level=1, seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        session = app.session
+        assert session.engine is not None
+        await settle(pilot)
+        if phase(app) == "cube":
+            await pilot.click("#act-roll")
+            await settle(pilot)
+        assert phase(app) == "play" and session.state.turn == Side.FIRST
+        await pilot.press("f2")
+        await settle(pilot)
+        hint = status(app)
+        assert hint.startswith("Hint: ")
+        played_before = len(session.texts)
+        await play_turn_by_clicks(pilot)
+        await settle(pilot)
+        assert "The computer played" in status(app)
+        assert len(session.texts) > played_before + 2  # roll, dice, and its play
+        assert session.computer_to_move() is False
+
+    drive(app, script)

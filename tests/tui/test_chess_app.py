@@ -1,0 +1,98 @@
+"""The terminal app playing chess, driven headless by key presses and clicks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from parlour.tui.session import Session
+from tests.tui.drive import drive, make_app, screenshot, status, type_line
+
+
+def test_scholars_mate_by_clicks_and_typing(tmp_path: Path) -> None:
+    app = make_app("chess", opponent="human", directory=tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#sq-e2")
+        assert app.board.targets() == {"e3", "e4"}  # type: ignore[attr-defined]
+        assert app.query_one("#sq-e4").has_class("target")
+        await pilot.click("#sq-e4")
+        for move in ("e5", "Bc4", "Nc6", "Qh5", "Nf6"):
+            await type_line(pilot, move)
+        assert app.session.texts == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]
+        await pilot.click("#sq-h5")
+        await pilot.click("#sq-f7")
+        assert app.session.texts[-1] == "Qxf7#"
+        assert status(app) == "White wins: checkmate (1 point)."
+        assert app.query_one("#sq-e8").has_class("check")
+        assert app.query_one("#sq-f7").has_class("last")
+        screenshot(app, "chess-mate")
+        await pilot.press("f6")
+        await pilot.pause()
+
+    drive(app, script)
+    pgn = (tmp_path / "parlour-chess.pgn").read_text()
+    assert '[Result "1-0"]' in pgn
+    assert "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0" in pgn
+
+
+def test_illegal_attempts_are_explained_and_change_nothing() -> None:
+    app = make_app("chess", opponent="computer")  # chess has no engine yet
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert status(app) == (
+            "Chess has no computer opponent yet: you play both sides, two players at one keyboard."
+        )
+        await pilot.press("f2")
+        await pilot.pause()
+        assert status(app) == "No hint: Chess has no computer opponent yet"
+        before = app.session.state.to_text()
+        await type_line(pilot, "Ke2")
+        assert status(app) == "Not allowed: you cannot capture your own piece"
+        await pilot.click("#sq-e2")
+        await pilot.click("#sq-e5")  # a click the rules refuse, with their reason
+        assert status(app) == "Not allowed: a pawn cannot move like that"
+        await type_line(pilot, "Zz9")
+        assert status(app).startswith("Not allowed: ")
+        assert app.session.state.to_text() == before
+        assert app.session.texts == []
+
+    drive(app, script)
+
+
+def test_flip_undo_and_resume(tmp_path: Path) -> None:
+    app = make_app("chess", opponent="human", directory=tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await type_line(pilot, "d4")
+        await type_line(pilot, "d5")
+        await type_line(pilot, "c4")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.board.flipped
+        await pilot.click("#sq-d5")
+        await pilot.click("#sq-c4")
+        assert app.session.texts[-1] == "dxc4"
+        screenshot(app, "chess-flipped")
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.session.texts == ["d4", "d5", "c4"]
+        await pilot.press("f5")
+        await pilot.pause()
+
+    drive(app, script)
+    resumed = Session.load(tmp_path / "parlour-chess.json")
+    assert resumed.state.to_text() == app.session.state.to_text()
+    assert resumed.texts == ["d4", "d5", "c4"]
+
+
+def test_promotion_by_clicks_makes_a_queen() -> None:
+    app = make_app("chess", start="8/P6k/8/8/8/8/8/K7 w - - 0 1", opponent="human")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#sq-a7")
+        await pilot.click("#sq-a8")
+        assert app.session.texts == ["a8=Q"]
+
+    drive(app, script)
