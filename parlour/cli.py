@@ -80,6 +80,12 @@ def _play(args: argparse.Namespace) -> int:
     return play_in_terminal(game, position=args.position, seed=args.seed)
 
 
+def _uci(args: argparse.Namespace) -> int:
+    from parlour.chess.uci import main as uci_main
+
+    return uci_main()
+
+
 def _not_built(what: str) -> Callable[[argparse.Namespace], int]:
     def command(args: argparse.Namespace) -> int:
         raise CommandError(f"{what} is not built yet")
@@ -146,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the chess engine over UCI on stdin/stdout",
         description="Speak the Universal Chess Interface on standard input and output.",
     )
-    uci.set_defaults(run=_not_built("the chess engine (parlour uci)"))
+    uci.set_defaults(run=_uci)
     return parser
 
 
