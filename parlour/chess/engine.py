@@ -270,8 +270,9 @@ def evaluate(state: ChessState) -> int:
 def _blend(state: ChessState, mg: int, eg: int, phase: int) -> int:
     if phase > 24:
         phase = 24
-    score = (mg * phase + eg * (24 - phase)) // 24
-    return (score if state.color == WHITE else -score) + TEMPO
+    score = mg * phase + eg * (24 - phase)
+    # Divided after taking the mover's side, so both colours round alike.
+    return (score if state.color == WHITE else -score) // 24 + TEMPO
 
 
 def _bishop_pair(state: ChessState) -> int:
@@ -357,11 +358,13 @@ class Searcher:
         stop: threading.Event | None = None,
         on_iteration: Callable[[SearchInfo], None] | None = None,
         exact_root: bool = False,
+        margin: int = 0,
     ) -> SearchResult:
         """Search ``state`` (a private copy is used) until ``seconds``, ``depth`` or
-        ``nodes`` is reached or ``stop`` is set; at least depth 1 is always finished
-        unless stopped. ``exact_root`` scores every root move exactly (slow: for the
-        weak levels' deliberate choices)."""
+        ``nodes`` is reached or ``stop`` is set (if time runs out before even depth 1
+        is done, the first legal move is returned, with depth 0). ``exact_root``
+        scores every root move within ``margin`` of the best exactly (``root_scores``,
+        for the weak levels' deliberate choices)."""
         state = state.copy()
         roots = state.generate()
         if not roots:
@@ -392,11 +395,11 @@ class Searcher:
             self.seldepth = 0
             try:
                 if exact_root:
-                    scored = self._root_exact(d, roots, mg, eg, phase)
+                    scored = self._root_exact(d, roots, mg, eg, phase, margin)
                     scored.sort(key=lambda item: -item[1])
                     score = scored[0][1]
                     move = scored[0][0]
-                    roots = [m for m, _ in scored]
+                    roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
                     score, move = self._root(d, roots, mg, eg, phase, best)
@@ -493,21 +496,26 @@ class Searcher:
         return alpha, best
 
     def _root_exact(
-        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int
+        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int, margin: int
     ) -> list[tuple[InternalMove, int]]:
+        """Every root move's score, exact for the moves within ``margin`` of the best;
+        the others are only shown to be worse than that (a bound is enough)."""
         state = self.state
         scored = []
+        best = -INFINITY
         for m in roots:
             dmg, deg, dph = self._delta(m)
+            floor = best - margin - 1 if best > -INFINITY else -INFINITY
             state.make(m)
             try:
                 score = -self._search(
-                    depth - 1, -INFINITY, INFINITY, 1, mg + dmg, eg + deg, phase + dph
+                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph
                 )
             finally:
                 state.unmake()
+            best = max(best, score)
             scored.append((m, score))
-        return scored
+        return [(m, score) for m, score in scored if score >= best - margin]
 
     def _delta(self, m: InternalMove) -> tuple[int, int, int]:
         """How the move changes the middlegame sum, the endgame sum and the phase."""
@@ -737,6 +745,8 @@ class Searcher:
             alpha = stand
         b = state.board
         captures = []
+        enemy = state.color ^ 24
+        attacked = state.attacked
         for m in state.generate():
             fr, to, flag = m
             victim = b[to]
@@ -748,6 +758,10 @@ class Searcher:
                     gain += 800
                 # Delta pruning: even winning this piece outright cannot reach alpha.
                 if stand + gain + 200 < alpha:
+                    continue
+                # A bigger piece taking a defended smaller one loses material: such
+                # captures are left to the full-width search.
+                if ORDER_VALUE[b[fr]] > gain + 50 and attacked(to, enemy):
                     continue
                 captures.append((gain * 16 - ORDER_VALUE[b[fr]] // 16, m))
             elif flag == PROMOTE + QUEEN:
@@ -858,10 +872,10 @@ class ChessEngine(Engine[Move]):
         with self.lock:
             if margin:
                 result = self.searcher.search(
-                    chess_state, seconds=seconds, depth=depth, exact_root=True
+                    chess_state, seconds=seconds, depth=depth, exact_root=True, margin=margin
                 )
-                best = result.root_scores[0][1]
-                if abs(best) >= MATE_BOUND:
+                best = result.root_scores[0][1] if result.root_scores else result.score
+                if abs(best) >= MATE_BOUND or not result.root_scores:
                     return result.move  # even a beginner sees a mate in one
                 candidates = [m for m, s in result.root_scores if s >= best - margin]
                 return rng.choice(candidates)

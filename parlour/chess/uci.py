@@ -227,6 +227,7 @@ class UciEngine:
                     depth=level_depth,
                     stop=stop,
                     exact_root=True,
+                    margin=margin,
                     on_iteration=self._info,
                 )
                 best = result.root_scores[0][1] if result.root_scores else result.score
