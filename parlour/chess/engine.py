@@ -568,6 +568,10 @@ class Searcher:
         state = self.state
         if state.halfmove >= 4 and (state.halfmove >= 100 or self._is_repetition()):
             return 0
+        # With at most one minor piece left, ask the rules whether mate is still
+        # possible (a lone minor piece cannot win: the search must not think so).
+        if phase <= 1 and state.is_insufficient_material():
+            return 0
         in_check = state.in_check()
         if in_check:
             depth += 1

@@ -310,3 +310,12 @@ def test_a_side_that_is_winning_does_not_repeat() -> None:
     result = Searcher().search(state, depth=4)
     assert result.move.uci() == "g8h7"  # forced: the only legal move
     assert result.score == 0  # and it repeats: the draw is seen through the game's history
+
+
+def test_a_bare_minor_piece_is_no_advantage() -> None:
+    # Knight against king cannot mate: the search scores it a draw, not a piece up.
+    bare = CHESS.state_from_text("8/8/8/2k5/8/8/1K1N4/8 w - - 0 1")
+    assert Searcher().search(bare, depth=4).score == 0
+    # With a pawn besides, White is winning and the search says so.
+    with_pawn = CHESS.state_from_text("8/8/8/2k5/8/8/1K1N2P1/8 w - - 0 1")
+    assert Searcher().search(with_pawn, depth=4).score > 300
