@@ -160,9 +160,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2 * len(OPENINGS))
     parser.add_argument("--movetime", type=float, default=0.5, help="seconds per move, both")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        help="skip this many games of the schedule (to split a match)",
+    )
     args = parser.parse_args()
 
-    games = [(i // 2, i % 2 == 0) for i in range(args.games)]  # (opening, Parlour is White)
+    # (opening, Parlour is White), each opening twice with colours swapped.
+    games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]
     points: list[float] = [0.0] * len(games)
     done = [False] * len(games)
     lock = threading.Lock()
@@ -190,7 +197,8 @@ def main() -> int:
                     finished = [p for p, d in zip(points, done, strict=True) if d]
                     colour = "White" if parlour_white else "Black"
                     print(
-                        f"game {i + 1}: Parlour ({colour}) {ours_points:g} ({reason}); "
+                        f"game {args.offset + i + 1}: Parlour ({colour}) {ours_points:g} "
+                        f"({reason}); "
                         f"running {summary(finished)}; {time.time() - start:.0f} s",
                         flush=True,
                     )
