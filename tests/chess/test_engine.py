@@ -319,3 +319,14 @@ def test_a_bare_minor_piece_is_no_advantage() -> None:
     # With a pawn besides, White is winning and the search says so.
     with_pawn = CHESS.state_from_text("8/8/8/2k5/8/8/1K1N2P1/8 w - - 0 1")
     assert Searcher().search(with_pawn, depth=4).score > 300
+
+
+def test_docstring_examples_of_the_engine_and_uci_modules() -> None:
+    import doctest
+
+    import parlour.chess.engine
+    import parlour.chess.uci
+
+    for module in (parlour.chess.engine, parlour.chess.uci):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
