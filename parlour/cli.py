@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from parlour import __version__
@@ -121,11 +121,10 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.db, allowed_origins=args.allow_origin)
 
 
-def _not_built(what: str) -> Callable[[argparse.Namespace], int]:
-    def command(args: argparse.Namespace) -> int:
-        raise CommandError(f"{what} is not built yet")
+def _uci(args: argparse.Namespace) -> int:
+    from parlour.chess.uci import main as uci_main
 
-    return command
+    return uci_main()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -215,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the chess engine over UCI on stdin/stdout",
         description="Speak the Universal Chess Interface on standard input and output.",
     )
-    uci.set_defaults(run=_not_built("the chess engine (parlour uci)"))
+    uci.set_defaults(run=_uci)
     return parser
 
 

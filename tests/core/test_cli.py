@@ -44,10 +44,12 @@ def test_help_lists_every_command() -> None:
         assert sub.returncode == 0 and "usage: parlour" in sub.stdout
 
 
-def test_unbuilt_commands_say_so() -> None:
-    result = run_parlour("uci")
-    assert result.returncode != 0
-    assert "not built yet" in result.stderr
+def test_uci_answers_uci_with_uciok() -> None:
+    result = run_parlour("uci", stdin="uci\nisready\nquit\n")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("id name ")
+    assert "uciok" in lines and lines[-1] == "readyok"
 
 
 def test_unknown_game_is_a_clear_error() -> None:

@@ -1,0 +1,220 @@
+"""Matches between Parlour's chess engine and a peer, both over UCI.
+
+python-chess's engine module (test-only) drives both programs; the games are judged
+by Parlour's own rules through the game protocol (checkmate, stalemate, insufficient
+material, the 75-move and fivefold rules, and the threefold and fifty-move draws a
+player could claim); a game still going after 200 moves is scored a draw. Each
+opening below is played twice, the colours swapped.
+
+    python benchmarks/chess_match.py sunfish --games 40 --movetime 0.5
+    python benchmarks/chess_match.py stockfish --elo 1350 --games 20 --movetime 0.5
+
+The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
+/work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
+``sunfish-uci`` script) and Debian's Stockfish (``apt-get install stockfish``), held
+to ``UCI_Elo`` with ``UCI_LimitStrength``. The score is printed with its 95 %
+interval and the Elo difference -400 log10(1/s - 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+try:
+    import chess
+    import chess.engine
+except ImportError:  # pragma: no cover
+    raise SystemExit("python-chess is needed: pip install chess (the test extra)") from None
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from parlour.chess.rules import CHESS, Move  # noqa: E402
+
+SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
+STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
+MAX_MOVES = 200
+
+#: Varied, sound opening lines (UCI moves), a few moves deep.
+OPENINGS = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",  # Italian
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6",  # Sicilian, open
+    "e2e4 c7c5 b1c3 b8c6 g2g3",  # Sicilian, closed
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",  # French
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",  # Caro-Kann, advance
+    "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6",  # Pirc
+    "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",  # Scandinavian
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",  # Queen's Gambit Declined
+    "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6",  # Slav
+    "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6",  # Queen's Gambit Accepted
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6",  # King's Indian
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",  # Nimzo-Indian
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",  # Queen's Indian
+    "d2d4 f7f5 g2g3 g8f6 f1g2",  # Dutch
+    "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6",  # English
+    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",  # Reti
+    "e2e4 e7e5 f2f4 e5f4 g1f3",  # King's Gambit
+    "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4",  # Petroff
+    "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6",  # Benoni
+]
+
+
+def open_engine(kind: str, elo: int | None) -> chess.engine.SimpleEngine:
+    if kind == "parlour":
+        return chess.engine.SimpleEngine.popen_uci(
+            [sys.executable, "-m", "parlour", "uci"], cwd=str(ROOT)
+        )
+    if kind == "sunfish":
+        if not (os.path.exists(SUNFISH) or shutil.which(SUNFISH)):
+            raise SystemExit(
+                f"Sunfish not found at {SUNFISH}: python3 -m venv /work/sunfish-venv && "
+                "/work/sunfish-venv/bin/pip install sunfish (or set SUNFISH_UCI)"
+            )
+        return chess.engine.SimpleEngine.popen_uci([SUNFISH])
+    if kind == "stockfish":
+        if not (os.path.exists(STOCKFISH) or shutil.which(STOCKFISH)):
+            raise SystemExit(
+                f"Stockfish not found at {STOCKFISH}: apt-get install stockfish (or set STOCKFISH)"
+            )
+        engine = chess.engine.SimpleEngine.popen_uci([STOCKFISH])
+        options: dict[str, str | int | bool] = {"Threads": 1, "Hash": 16}
+        if elo is not None:
+            options.update({"UCI_LimitStrength": True, "UCI_Elo": elo})
+        engine.configure(options)
+        return engine
+    raise SystemExit(f"unknown peer {kind!r}")
+
+
+def play_game(
+    white: chess.engine.SimpleEngine,
+    black: chess.engine.SimpleEngine,
+    opening: str,
+    movetime: float,
+) -> tuple[float, str]:
+    """One game; returns White's points (1, 0.5, 0) and how it ended."""
+    board = chess.Board()  # only to hand positions to the engines
+    state = CHESS.new_state()  # the referee
+    for text in opening.split():
+        board.push_uci(text)
+        state.push(Move.from_uci(text))
+    for engine in (white, black):
+        engine.protocol.send_line("ucinewgame")
+    while True:
+        outcome = state.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.5, outcome.reason
+            return (1.0 if outcome.winner.value == 0 else 0.0), outcome.reason
+        claim = state.claimable_draw()
+        if claim is not None:
+            return 0.5, claim
+        if state.fullmove_number > MAX_MOVES:
+            return 0.5, f"{MAX_MOVES}-move cap"
+        mover = white if board.turn == chess.WHITE else black
+        result = mover.play(board, chess.engine.Limit(time=movetime))
+        if result.move is None:
+            return (0.0 if board.turn == chess.WHITE else 1.0), "no move given"
+        text = result.move.uci()
+        try:
+            state.push(Move.from_uci(text))
+        except Exception as error:  # an illegal move loses
+            name = "White" if board.turn == chess.WHITE else "Black"
+            print(f"  {name} played an illegal move {text}: {error}", flush=True)
+            return (0.0 if board.turn == chess.WHITE else 1.0), "illegal move"
+        board.push(result.move)
+
+
+def summary(points: list[float]) -> str:
+    n = len(points)
+    s = sum(points) / n
+    variance = sum((p - s) ** 2 for p in points) / max(1, n - 1)
+    half = 1.96 * math.sqrt(variance / n)
+    low, high = max(0.0, s - half), min(1.0, s + half)
+
+    def elo(x: float) -> str:
+        if x <= 0:
+            return "-inf"
+        if x >= 1:
+            return "+inf"
+        return f"{-400 * math.log10(1 / x - 1):+.0f}"
+
+    return (
+        f"score {sum(points):g}/{n} = {100 * s:.1f} % (95 % interval {100 * low:.1f}-"
+        f"{100 * high:.1f} %), Elo difference {elo(s)} (interval {elo(low)} to {elo(high)}; "
+        f"±{680 / math.sqrt(n):.0f} by the rule of thumb)"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("peer", choices=["sunfish", "stockfish", "parlour"])
+    parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (with UCI_LimitStrength)")
+    parser.add_argument("--games", type=int, default=2 * len(OPENINGS))
+    parser.add_argument("--movetime", type=float, default=0.5, help="seconds per move, both")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        help="skip this many games of the schedule (to split a match)",
+    )
+    args = parser.parse_args()
+
+    # (opening, Parlour is White), each opening twice with colours swapped.
+    games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]
+    points: list[float] = [0.0] * len(games)
+    done = [False] * len(games)
+    lock = threading.Lock()
+    next_game = [0]
+    start = time.time()
+
+    def worker() -> None:
+        ours = open_engine("parlour", None)
+        peer = open_engine(args.peer, args.elo)
+        try:
+            while True:
+                with lock:
+                    i = next_game[0]
+                    if i >= len(games):
+                        return
+                    next_game[0] += 1
+                opening_index, parlour_white = games[i]
+                opening = OPENINGS[opening_index % len(OPENINGS)]
+                white, black = (ours, peer) if parlour_white else (peer, ours)
+                white_points, reason = play_game(white, black, opening, args.movetime)
+                ours_points = white_points if parlour_white else 1 - white_points
+                with lock:
+                    points[i] = ours_points
+                    done[i] = True
+                    finished = [p for p, d in zip(points, done, strict=True) if d]
+                    colour = "White" if parlour_white else "Black"
+                    print(
+                        f"game {args.offset + i + 1}: Parlour ({colour}) {ours_points:g} "
+                        f"({reason}); "
+                        f"running {summary(finished)}; {time.time() - start:.0f} s",
+                        flush=True,
+                    )
+        finally:
+            ours.quit()
+            peer.quit()
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    peer_name = args.peer + (f" (UCI_Elo {args.elo})" if args.elo else "")
+    print(f"Parlour vs {peer_name}, {args.movetime} s/move: {summary(points)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

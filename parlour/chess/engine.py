@@ -1,0 +1,908 @@
+"""The chess engine: alpha-beta search over the rules' fast mailbox board.
+
+Why not :mod:`parlour.ai.search`: in Python every call per node costs strength, and
+the shared search reaches the position only through a small interface (moves,
+make, unmake, evaluate), each one a method call, with the evaluation computed from
+scratch. Here the search is written against :class:`ChessState`'s fast path
+directly, and the evaluation is *incremental*: the middlegame and endgame
+piece-square sums and the game phase travel down the tree as arguments, each move
+changing them by a few table look-ups. That roughly doubles the nodes per second.
+
+The search:
+
+* iterative deepening with principal variation search (null windows after the first
+  move), check extensions, null-move pruning and late-move reductions;
+* a transposition table on the Zobrist hash (depth, score, bound, best move), mate
+  scores stored relative to the node;
+* move ordering: the table's move, captures by most valuable victim / least
+  valuable attacker, queen promotions, two killer moves per ply, the history table;
+* quiescence search over captures and queen promotions, with delta pruning;
+* a repetition on the path, or the fifty-move count, scores as a draw;
+* a time limit checked every few thousand nodes, a node limit, and a stop flag
+  (the UCI front end sets it from another thread).
+
+The evaluation: material and tapered piece-square tables (middlegame and endgame
+values blended by how much material is left), written for this engine from
+ordinary chess knowledge: knights and bishops toward the centre, rooks on the
+seventh, pawns worth more as they advance (much more in the endgame), the king
+tucked away behind its pawns while queens are on and marching to the centre in the
+endgame; plus the bishop pair and a small bonus for the side to move.
+
+>>> from parlour.chess.rules import CHESS
+>>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+>>> engine = ChessEngine()
+>>> state.move_to_text(engine.choose_move(state, level=3))
+'Ra8#'
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from parlour.chess.rules import (
+    BISHOP,
+    BLACK,
+    BOARD_CELLS,
+    CASTLE,
+    CASTLING_ROOK,
+    CELL,
+    EN_PASSANT,
+    KING,
+    KNIGHT,
+    PAWN,
+    PROMOTE,
+    QUEEN,
+    ROOK,
+    WHITE,
+    ZOBRIST_BLACK,
+    ZOBRIST_EP,
+    ChessState,
+    InternalMove,
+    Move,
+    public_move,
+)
+from parlour.core.engine import Engine, Hint
+from parlour.core.errors import GameOverError
+from parlour.core.protocol import State
+
+# -- scores ---------------------------------------------------------------------------
+
+#: A mate at the root; a mate in n plies scores MATE - n.
+MATE = 100_000
+#: Scores beyond this (in absolute value) are mates.
+MATE_BOUND = MATE - 1_000
+INFINITY = MATE + 1
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 100
+
+# -- evaluation tables -----------------------------------------------------------------
+# Each table is drawn as a board seen from White: the first row is rank 8, the last
+# rank 1. Values are centipawns added to the piece's material.
+
+MATERIAL_MG = (0, 85, 325, 335, 480, 960, 0)
+MATERIAL_EG = (0, 110, 300, 320, 520, 940, 0)
+#: How much of the "middlegame" each piece is: 24 with all pieces on the board.
+PHASE = (0, 0, 1, 1, 2, 4, 0, 0)
+
+_PAWN_MG = """
+  0   0   0   0   0   0   0   0
+ 45  50  50  55  55  50  50  45
+ 12  15  22  32  32  22  15  12
+  4   6  12  26  26  12   6   4
+  0   2   8  22  22   6   0   0
+  4  -2  -6   4   4  -8  -2   4
+  4   8   8 -18 -18  10  10   4
+  0   0   0   0   0   0   0   0
+"""
+_PAWN_EG = """
+  0   0   0   0   0   0   0   0
+ 95  95  90  85  85  90  95  95
+ 55  55  48  42  42  48  55  55
+ 30  28  22  18  18  22  28  30
+ 14  12   8   6   6   8  12  14
+  4   4   0   0   0   0   4   4
+  0   0   0   0   0   0   0   0
+  0   0   0   0   0   0   0   0
+"""
+_KNIGHT_MG = """
+-55 -38 -28 -28 -28 -28 -38 -55
+-36 -18   0   4   4   0 -18 -36
+-26   4  14  18  18  14   4 -26
+-26   6  18  24  24  18   6 -26
+-26   2  16  22  22  16   2 -26
+-28   6  12  14  14  12   6 -28
+-38 -16   0   6   6   0 -16 -38
+-52 -30 -28 -26 -26 -28 -30 -52
+"""
+_KNIGHT_EG = """
+-45 -30 -22 -20 -20 -22 -30 -45
+-30 -14  -4   2   2  -4 -14 -30
+-22  -2   8  12  12   8  -2 -22
+-20   2  12  18  18  12   2 -20
+-20   2  12  18  18  12   2 -20
+-22  -2   8  12  12   8  -2 -22
+-30 -14  -4   2   2  -4 -14 -30
+-45 -30 -22 -20 -20 -22 -30 -45
+"""
+_BISHOP_MG = """
+-18 -10  -8  -8  -8  -8 -10 -18
+-10   2   2   2   2   2   2 -10
+ -8   2   6  10  10   6   2  -8
+ -8   6   6  12  12   6   6  -8
+ -8   2  12  12  12  12   2  -8
+ -8  10  10  10  10  10  10  -8
+ -8  12   2   2   2   2  12  -8
+-18  -8 -12  -8  -8 -12  -8 -18
+"""
+_BISHOP_EG = """
+-14  -8  -6  -4  -4  -6  -8 -14
+ -8  -2   0   2   2   0  -2  -8
+ -6   0   6   8   8   6   0  -6
+ -4   2   8  12  12   8   2  -4
+ -4   2   8  12  12   8   2  -4
+ -6   0   6   8   8   6   0  -6
+ -8  -2   0   2   2   0  -2  -8
+-14  -8  -6  -4  -4  -6  -8 -14
+"""
+_ROOK_MG = """
+  4   6   6   8   8   6   6   4
+ 18  22  22  22  22  22  22  18
+ -4   0   2   2   2   2   0  -4
+ -6  -2   0   0   0   0  -2  -6
+ -6  -2   0   0   0   0  -2  -6
+ -6  -2   0   0   0   0  -2  -6
+ -8  -4   0   0   0   0  -4  -8
+ -4  -2   2   8   8   6  -2  -4
+"""
+_ROOK_EG = """
+  6   6   6   6   6   6   6   6
+ 12  12  12  12  12  12  12  12
+  2   2   2   2   2   2   2   2
+  0   0   0   0   0   0   0   0
+  0   0   0   0   0   0   0   0
+ -2  -2  -2  -2  -2  -2  -2  -2
+ -4  -4  -4  -4  -4  -4  -4  -4
+ -4  -2   0   0   0   0  -2  -4
+"""
+_QUEEN_MG = """
+-18 -10  -8  -4  -4  -8 -10 -18
+-10  -4   0   0   0   0  -4 -10
+ -8   0   4   4   4   4   0  -8
+ -4   0   4   6   6   4   0  -4
+ -4   0   4   6   6   4   0  -4
+ -8   2   4   4   4   4   2  -8
+-10  -2   2   0   0   0  -2 -10
+-18 -10  -8  -2  -6  -8 -10 -18
+"""
+_QUEEN_EG = """
+-20 -12  -8  -6  -6  -8 -12 -20
+-12  -4   0   4   4   0  -4 -12
+ -8   0   8  10  10   8   0  -8
+ -6   4  10  14  14  10   4  -6
+ -6   4  10  14  14  10   4  -6
+ -8   0   8  10  10   8   0  -8
+-12  -4   0   4   4   0  -4 -12
+-20 -12  -8  -6  -6  -8 -12 -20
+"""
+_KING_MG = """
+-60 -60 -60 -70 -70 -60 -60 -60
+-55 -55 -60 -70 -70 -60 -55 -55
+-50 -50 -55 -65 -65 -55 -50 -50
+-45 -50 -55 -60 -60 -55 -50 -45
+-35 -40 -45 -55 -55 -45 -40 -35
+-18 -24 -28 -36 -36 -28 -24 -18
+ 12  12  -6 -22 -22  -8  14  14
+ 18  32  14 -12   0  -8  34  22
+"""
+_KING_EG = """
+-55 -38 -28 -22 -22 -28 -38 -55
+-35 -14  -4   2   2  -4 -14 -35
+-26  -2  14  20  20  14  -2 -26
+-24   2  20  28  28  20   2 -24
+-24   2  20  28  28  20   2 -24
+-26  -4  12  18  18  12  -4 -26
+-36 -18  -6   0   0  -6 -18 -36
+-55 -40 -30 -26 -26 -30 -40 -55
+"""
+
+
+def _parse_table(text: str) -> list[int]:
+    """A drawn table (rank 8 first) as 64 values indexed a1 = 0 .. h8 = 63."""
+    rows = [[int(v) for v in line.split()] for line in text.strip().splitlines()]
+    assert len(rows) == 8 and all(len(row) == 8 for row in rows)
+    return [rows[7 - (sq >> 3)][sq & 7] for sq in range(64)]
+
+
+_TABLES = {
+    PAWN: (_PAWN_MG, _PAWN_EG),
+    KNIGHT: (_KNIGHT_MG, _KNIGHT_EG),
+    BISHOP: (_BISHOP_MG, _BISHOP_EG),
+    ROOK: (_ROOK_MG, _ROOK_EG),
+    QUEEN: (_QUEEN_MG, _QUEEN_EG),
+    KING: (_KING_MG, _KING_EG),
+}
+
+#: Piece code -> mailbox cell -> value from White's side (Black's pieces negative),
+#: material included; zero for empty and border cells.
+PST_MG: list[list[int]] = [[0] * 120 for _ in range(32)]
+PST_EG: list[list[int]] = [[0] * 120 for _ in range(32)]
+for _kind, (_mg_text, _eg_text) in _TABLES.items():
+    _mg, _eg = _parse_table(_mg_text), _parse_table(_eg_text)
+    for _sq in range(64):
+        _mirror = _sq ^ 56  # the same square seen from Black's side
+        PST_MG[WHITE | _kind][CELL[_sq]] = MATERIAL_MG[_kind] + _mg[_sq]
+        PST_EG[WHITE | _kind][CELL[_sq]] = MATERIAL_EG[_kind] + _eg[_sq]
+        PST_MG[BLACK | _kind][CELL[_sq]] = -(MATERIAL_MG[_kind] + _mg[_mirror])
+        PST_EG[BLACK | _kind][CELL[_sq]] = -(MATERIAL_EG[_kind] + _eg[_mirror])
+
+#: Phase weight of each piece code.
+PIECE_PHASE = [PHASE[code & 7] if code & (WHITE | BLACK) else 0 for code in range(32)]
+#: Rough values for ordering captures (victim first) and for delta pruning.
+ORDER_VALUE = [(0, 100, 320, 330, 500, 950, 2000, 0)[code & 7] for code in range(32)]
+TEMPO = 12
+BISHOP_PAIR = 30
+
+
+def evaluate_terms(state: ChessState) -> tuple[int, int, int]:
+    """The incremental part of the evaluation from scratch: (middlegame sum,
+    endgame sum, phase), sums from White's side."""
+    mg = eg = phase = 0
+    b = state.board
+    for c in BOARD_CELLS:
+        p = b[c]
+        if p:
+            mg += PST_MG[p][c]
+            eg += PST_EG[p][c]
+            phase += PIECE_PHASE[p]
+    return mg, eg, phase
+
+
+def evaluate(state: ChessState) -> int:
+    """The static evaluation in centipawns from the side to move's point of view."""
+    mg, eg, phase = evaluate_terms(state)
+    return _blend(state, mg, eg, phase)
+
+
+def _blend(state: ChessState, mg: int, eg: int, phase: int) -> int:
+    if phase > 24:
+        phase = 24
+    score = mg * phase + eg * (24 - phase)
+    # Divided after taking the mover's side, so both colours round alike.
+    return (score if state.color == WHITE else -score) // 24 + TEMPO
+
+
+def _bishop_pair(state: ChessState) -> int:
+    """Bishop-pair bonus from White's side (computed once per search: the root's pair
+    status changes rarely enough that the leaves do without it)."""
+    b = state.board
+    white = sum(1 for c in BOARD_CELLS if b[c] == WHITE | BISHOP)
+    black = sum(1 for c in BOARD_CELLS if b[c] == BLACK | BISHOP)
+    return BISHOP_PAIR * ((white >= 2) - (black >= 2))
+
+
+# -- the search ---------------------------------------------------------------------
+
+
+class _Stop(Exception):
+    """Raised inside the search when time, nodes or the stop flag end it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchInfo:
+    """What one finished iteration found (the UCI front end prints it)."""
+
+    depth: int
+    seldepth: int
+    score: int
+    nodes: int
+    seconds: float
+    pv: tuple[Move, ...]
+
+    @property
+    def mate_in(self) -> int | None:
+        """Moves to mate (negative: being mated), or None when no mate is seen."""
+        if self.score >= MATE_BOUND:
+            return (MATE - self.score + 1) // 2
+        if self.score <= -MATE_BOUND:
+            return -((MATE + self.score) // 2)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[Move, ...]
+    #: Exact scores of every root move (only for the weakened levels' searches).
+    root_scores: tuple[tuple[Move, int], ...] = ()
+
+
+class Searcher:
+    """One search context: its transposition table, killers and history survive
+    between moves of a game (the table is cleared when it grows past its size)."""
+
+    def __init__(self, hash_entries: int = 400_000) -> None:
+        self.hash_entries = hash_entries
+        self.table: dict[int, tuple[int, int, int, InternalMove | None]] = {}
+        self.history: dict[tuple[int, int], int] = {}
+        self.killers: list[list[InternalMove | None]] = [[None, None] for _ in range(MAX_PLY)]
+        self.nodes = 0
+        self.seldepth = 0
+        self.deadline = float("inf")
+        self.node_limit = 0
+        self.stop_event: threading.Event | None = None
+        self.state: ChessState = ChessState()
+        self.bonus = 0
+
+    def clear(self) -> None:
+        """Forget everything learned (a new game)."""
+        self.table.clear()
+        self.history.clear()
+
+    # -- the public call -----------------------------------------------------------
+
+    def search(
+        self,
+        state: ChessState,
+        *,
+        seconds: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        stop: threading.Event | None = None,
+        on_iteration: Callable[[SearchInfo], None] | None = None,
+        exact_root: bool = False,
+        margin: int = 0,
+    ) -> SearchResult:
+        """Search ``state`` (a private copy is used) until ``seconds``, ``depth`` or
+        ``nodes`` is reached or ``stop`` is set (if time runs out before even depth 1
+        is done, the first legal move is returned, with depth 0). ``exact_root``
+        scores every root move within ``margin`` of the best exactly (``root_scores``,
+        for the weak levels' deliberate choices)."""
+        state = state.copy()
+        roots = state.generate()
+        if not roots:
+            raise GameOverError("the game is over: there is no move to search")
+        self.state = state
+        start = time.perf_counter()
+        self.deadline = start + seconds if seconds is not None else float("inf")
+        self.node_limit = nodes or 0
+        self.stop_event = stop
+        self.nodes = 0
+        self.killers = [[None, None] for _ in range(MAX_PLY)]
+        if len(self.table) > self.hash_entries:
+            self.table.clear()
+        for key in self.history:
+            self.history[key] >>= 3
+        mg, eg, phase = evaluate_terms(state)
+        self.bonus = _bishop_pair(state)
+        mg += self.bonus
+        eg += self.bonus
+        max_depth = min(depth or MAX_PLY - 10, MAX_PLY - 10)
+
+        best = roots[0]
+        best_score = 0
+        best_pv: tuple[Move, ...] = (public_move(best),)
+        reached = 0
+        root_scores: tuple[tuple[Move, int], ...] = ()
+        for d in range(1, max_depth + 1):
+            self.seldepth = 0
+            try:
+                if exact_root:
+                    scored = self._root_exact(d, roots, mg, eg, phase, margin)
+                    scored.sort(key=lambda item: -item[1])
+                    score = scored[0][1]
+                    move = scored[0][0]
+                    roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
+                    root_scores = tuple((public_move(m), s) for m, s in scored)
+                else:
+                    score, move = self._root(d, roots, mg, eg, phase, best)
+            except _Stop:
+                break
+            best, best_score, reached = move, score, d
+            roots.remove(move)
+            roots.insert(0, move)
+            best_pv = self._pv(best)
+            elapsed = time.perf_counter() - start
+            if on_iteration is not None:
+                on_iteration(
+                    SearchInfo(d, max(self.seldepth, d), score, self.nodes, elapsed, best_pv)
+                )
+            if abs(score) >= MATE_BOUND and d >= 2 * (MATE - abs(score)) + 2:
+                break  # a mate found and proved shortest enough: nothing more to learn
+            if seconds is not None and elapsed > seconds * 0.55:
+                break  # the next iteration would not finish
+        return SearchResult(
+            public_move(best),
+            best_score,
+            reached,
+            self.nodes,
+            time.perf_counter() - start,
+            best_pv,
+            root_scores,
+        )
+
+    # -- internals -------------------------------------------------------------------
+
+    def _check_limits(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise _Stop
+        if self.node_limit and self.nodes >= self.node_limit:
+            raise _Stop
+        if self.stop_event is not None and self.stop_event.is_set():
+            raise _Stop
+
+    def _pv(self, first: InternalMove) -> tuple[Move, ...]:
+        """The principal variation: the best move, then the table's moves while they
+        are legal (and without repeating a position)."""
+        state = self.state
+        line = [public_move(first)]
+        state.make(first)
+        seen = {state.hash}
+        made = 1
+        while made < 30:
+            entry = self.table.get(state.hash)
+            if entry is None or entry[3] is None or entry[3] not in state.generate():
+                break
+            state.make(entry[3])
+            made += 1
+            line.append(public_move(entry[3]))
+            if state.hash in seen:
+                break
+            seen.add(state.hash)
+        for _ in range(made):
+            state.unmake()
+        return tuple(line)
+
+    def _root(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        previous: InternalMove,
+    ) -> tuple[int, InternalMove]:
+        alpha, beta = -INFINITY, INFINITY
+        best = previous
+        state = self.state
+        for i, m in enumerate(roots):
+            dmg, deg, dph = self._delta(m)
+            state.make(m)
+            try:
+                if i == 0:
+                    score = -self._search(
+                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                    )
+                else:
+                    score = -self._search(
+                        depth - 1, -alpha - 1, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                    )
+                    if score > alpha:
+                        score = -self._search(
+                            depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                        )
+            finally:
+                state.unmake()
+            if score > alpha:
+                alpha, best = score, m
+        self.table[state.hash] = (depth, alpha, EXACT, best)
+        return alpha, best
+
+    def _root_exact(
+        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int, margin: int
+    ) -> list[tuple[InternalMove, int]]:
+        """Every root move's score, exact for the moves within ``margin`` of the best;
+        the others are only shown to be worse than that (a bound is enough)."""
+        state = self.state
+        scored = []
+        best = -INFINITY
+        for m in roots:
+            dmg, deg, dph = self._delta(m)
+            floor = best - margin - 1 if best > -INFINITY else -INFINITY
+            state.make(m)
+            try:
+                score = -self._search(
+                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph
+                )
+            finally:
+                state.unmake()
+            best = max(best, score)
+            scored.append((m, score))
+        return [(m, score) for m, score in scored if score >= best - margin]
+
+    def _delta(self, m: InternalMove) -> tuple[int, int, int]:
+        """How the move changes the middlegame sum, the endgame sum and the phase."""
+        fr, to, flag = m
+        b = self.state.board
+        piece = b[fr]
+        captured = b[to]
+        pm, pe = PST_MG[piece], PST_EG[piece]
+        dmg = pm[to] - pm[fr]
+        deg = pe[to] - pe[fr]
+        dph = 0
+        if captured:
+            dmg -= PST_MG[captured][to]
+            deg -= PST_EG[captured][to]
+            dph = -PIECE_PHASE[captured]
+        if flag:
+            if flag >= PROMOTE:
+                new = (flag - PROMOTE) | (piece & (WHITE | BLACK))
+                dmg += PST_MG[new][to] - pm[to]
+                deg += PST_EG[new][to] - pe[to]
+                dph += PIECE_PHASE[new]
+            elif flag == EN_PASSANT:
+                victim_cell = to - 10 if piece & WHITE else to + 10
+                victim = b[victim_cell]
+                dmg -= PST_MG[victim][victim_cell]
+                deg -= PST_EG[victim][victim_cell]
+            elif flag == CASTLE:
+                rook_from, rook_to = CASTLING_ROOK[to]
+                rook = b[rook_from]
+                dmg += PST_MG[rook][rook_to] - PST_MG[rook][rook_from]
+                deg += PST_EG[rook][rook_to] - PST_EG[rook][rook_from]
+        return dmg, deg, dph
+
+    def _is_repetition(self) -> bool:
+        """Whether the position stood before since the last capture or pawn move
+        (in the game or on the search path): a repetition is a draw for the search."""
+        state = self.state
+        stack = state.stack
+        h = state.hash
+        first = max(0, len(stack) - state.halfmove)
+        for i in range(len(stack) - 2, first - 1, -2):  # noqa: SIM110 (faster than any())
+            if stack[i][5] == h:
+                return True
+        return False
+
+    def _search(
+        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+    ) -> int:
+        """Negamax principal variation search: the score of the side to move."""
+        state = self.state
+        if state.halfmove >= 4 and (state.halfmove >= 100 or self._is_repetition()):
+            return 0
+        # With at most one minor piece left, ask the rules whether mate is still
+        # possible (a lone minor piece cannot win: the search must not think so).
+        if phase <= 1 and state.is_insufficient_material():
+            return 0
+        in_check = state.in_check()
+        if in_check:
+            depth += 1
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply, mg, eg, phase)
+        self.nodes += 1
+        if not self.nodes & 2047:
+            self._check_limits()
+        if ply >= MAX_PLY - 2:
+            return _blend(state, mg, eg, phase)
+
+        # Mate distance: no line from here can beat a mate already found nearer the root.
+        mate_alpha = max(alpha, -MATE + ply)
+        mate_beta = min(beta, MATE - ply - 1)
+        if mate_alpha >= mate_beta:
+            return mate_alpha
+
+        key = state.hash
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_score, e_bound, tt_move = entry
+            if e_depth >= depth and beta - alpha == 1:
+                if e_score >= MATE_BOUND:
+                    e_score -= ply
+                elif e_score <= -MATE_BOUND:
+                    e_score += ply
+                if (
+                    e_bound == EXACT
+                    or (e_bound == LOWER and e_score >= beta)
+                    or (e_bound == UPPER and e_score <= alpha)
+                ):
+                    return e_score
+
+        pv_node = beta - alpha > 1
+        # Null move: if passing still leaves us above beta, a real move will too.
+        # Not in check, not in pawn endings (zugzwang), not at PV nodes.
+        if (
+            not pv_node
+            and not in_check
+            and depth >= 3
+            and phase >= 3
+            and _blend(state, mg, eg, phase) >= beta
+        ):
+            score = self._null_search(depth, beta, ply, mg, eg, phase)
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+
+        moves = state.generate()
+        if not moves:
+            return -MATE + ply if in_check else 0
+
+        b = state.board
+        killers = self.killers[ply]
+        history = self.history
+        scored = []
+        for m in moves:
+            fr, to, flag = m
+            victim = b[to]
+            if m == tt_move:
+                s = 10_000_000
+            elif victim:
+                s = 1_000_000 + ORDER_VALUE[victim] * 16 - ORDER_VALUE[b[fr]] // 16
+            elif flag >= PROMOTE:
+                s = 900_000 if flag == PROMOTE + QUEEN else -1000
+            elif m == killers[0]:
+                s = 800_000
+            elif m == killers[1]:
+                s = 790_000
+            else:
+                s = history.get((b[fr], to), 0)
+            scored.append((s, m))
+        scored.sort(reverse=True)
+
+        original_alpha = alpha
+        best_score = -INFINITY
+        best_move = None
+        delta = self._delta
+        for searched, (s, m) in enumerate(scored):
+            dmg, deg, dph = delta(m)
+            quiet = s < 790_000
+            state.make(m)
+            try:
+                new_depth = depth - 1
+                if searched == 0:
+                    score = -self._search(
+                        new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                    )
+                else:
+                    reduction = 0
+                    if quiet and searched >= 3 and depth >= 3 and not in_check:
+                        reduction = 1 if searched < 8 else 2
+                        if state.in_check():
+                            reduction = 0
+                    score = -self._search(
+                        new_depth - reduction,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        mg + dmg,
+                        eg + deg,
+                        phase + dph,
+                    )
+                    if score > alpha and reduction:
+                        score = -self._search(
+                            new_depth, -alpha - 1, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                        )
+                    if alpha < score < beta:
+                        score = -self._search(
+                            new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                        )
+            finally:
+                state.unmake()
+            if score > best_score:
+                best_score = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            if killers[0] != m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                            hkey = (b[m[0]], m[1])
+                            history[hkey] = history.get(hkey, 0) + depth * depth
+                        break
+
+        stored = best_score
+        if stored >= MATE_BOUND:
+            stored += ply
+        elif stored <= -MATE_BOUND:
+            stored -= ply
+        if best_score >= beta:
+            bound = LOWER
+        elif best_score > original_alpha:
+            bound = EXACT
+        else:
+            bound = UPPER
+        self.table[key] = (depth, stored, bound, best_move)
+        return best_score
+
+    def _null_search(self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
+        """Search after passing the move (the board's stack gets a marker entry so the
+        repetition scan and the fifty-move count stop at the pass)."""
+        state = self.state
+        saved = (state.ep, state.halfmove, state.hash)
+        h = state.hash ^ ZOBRIST_BLACK
+        if state.ep:
+            h ^= ZOBRIST_EP[state.ep]
+        state.stack.append(((0, 0, 0), 0, state.castling, state.ep, state.halfmove, state.hash))
+        state.ep = 0
+        state.halfmove = 0
+        state.hash = h
+        state.color ^= 24
+        try:
+            reduction = 3 if depth >= 6 else 2
+            return -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase)
+        finally:
+            state.color ^= 24
+            state.ep, state.halfmove, state.hash = saved
+            state.stack.pop()
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
+        """Captures (and queen promotions) only, until the position is quiet."""
+        self.nodes += 1
+        if not self.nodes & 2047:
+            self._check_limits()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        state = self.state
+        stand = _blend(state, mg, eg, phase)
+        if stand >= beta or ply >= MAX_PLY - 2:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        b = state.board
+        captures = []
+        enemy = state.color ^ 24
+        attacked = state.attacked
+        for m in state.generate():
+            fr, to, flag = m
+            victim = b[to]
+            if victim:
+                gain = ORDER_VALUE[victim]
+                if flag >= PROMOTE:
+                    if flag != PROMOTE + QUEEN:
+                        continue
+                    gain += 800
+                # Delta pruning: even winning this piece outright cannot reach alpha.
+                if stand + gain + 200 < alpha:
+                    continue
+                # A bigger piece taking a defended smaller one loses material: such
+                # captures are left to the full-width search.
+                if ORDER_VALUE[b[fr]] > gain + 50 and attacked(to, enemy):
+                    continue
+                captures.append((gain * 16 - ORDER_VALUE[b[fr]] // 16, m))
+            elif flag == PROMOTE + QUEEN:
+                captures.append((800 * 16, m))
+            elif flag == EN_PASSANT:
+                captures.append((100 * 16 - 6, m))
+        if not captures:
+            return alpha
+        captures.sort(reverse=True)
+        delta = self._delta
+        for _, m in captures:
+            dmg, deg, dph = delta(m)
+            state.make(m)
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph)
+            finally:
+                state.unmake()
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+        return alpha
+
+
+# -- the engine ----------------------------------------------------------------------
+
+#: Per level: the most seconds a move takes, the deepest search (None: as time
+#: allows), and the margin in centipawns within which a weak level picks any move.
+LEVELS: dict[int, tuple[float, int | None, int]] = {
+    1: (0.3, 1, 220),
+    2: (0.4, 2, 120),
+    3: (0.5, 2, 50),
+    4: (0.4, None, 0),
+    5: (0.9, None, 0),
+    6: (1.5, None, 0),
+    7: (2.5, None, 0),
+    8: (4.0, None, 0),
+    9: (6.0, None, 0),
+    10: (10.0, None, 0),
+}
+
+
+def _pawns(cp: int) -> str:
+    n = round(cp / 100)
+    return "a pawn" if n <= 1 else f"{n} pawns"
+
+
+def assess(score: int, white_to_move: bool) -> str:
+    """A score (centipawns from the side to move, mates as :data:`MATE` - plies) in a
+    player's words.
+
+    >>> assess(130, True)
+    'White is a pawn up'
+    >>> assess(MATE - 5, False)
+    'Black is winning: mate in 3'
+    >>> assess(-20, True)
+    'about even'
+    """
+    white_score = score if white_to_move else -score
+    leader = "White" if white_score > 0 else "Black"
+    size = abs(white_score)
+    if size >= MATE_BOUND:
+        moves = (MATE - size + 1) // 2
+        return f"{leader} is winning: mate in {moves}"
+    if size < 40:
+        return "about even"
+    if size < 90:
+        return f"{leader} is slightly better"
+    if size < 450:
+        return f"{leader} is {_pawns(size)} up"
+    if size < 900:
+        return f"{leader} is clearly winning: about {_pawns(size)} up"
+    return f"{leader} is winning"
+
+
+class ChessEngine(Engine[Move]):
+    """The computer opponent for chess, levels 1 (a beginner) to 10.
+
+    Levels 1-3 search shallowly, score every move and pick at random among those
+    within a margin of the best: sensible moves with deliberate mistakes, always
+    legal. Levels 4-10 play their best within a growing time per move."""
+
+    strongest = 10
+    default_level = 5
+
+    def __init__(self) -> None:
+        self.searcher = Searcher()
+        self.lock = threading.Lock()
+
+    def time_limit(self, level: int) -> float:
+        self.check_level(level)
+        return LEVELS[level][0]
+
+    def _chess_state(self, state: State[Move]) -> ChessState:
+        if not isinstance(state, ChessState):
+            raise TypeError(f"the chess engine plays chess, not {type(state).__name__}")
+        if state.is_over():
+            raise GameOverError("the game is over: there is no move to choose")
+        return state
+
+    def choose_move(
+        self, state: State[Move], level: int | None = None, rng: random.Random | None = None
+    ) -> Move:
+        chess_state = self._chess_state(state)
+        level = self.check_level(self.default_level if level is None else level)
+        rng = rng or random.Random()
+        seconds, depth, margin = LEVELS[level]
+        with self.lock:
+            if margin:
+                result = self.searcher.search(
+                    chess_state, seconds=seconds, depth=depth, exact_root=True, margin=margin
+                )
+                best = result.root_scores[0][1] if result.root_scores else result.score
+                if abs(best) >= MATE_BOUND or not result.root_scores:
+                    return result.move  # even a beginner sees a mate in one
+                candidates = [m for m, s in result.root_scores if s >= best - margin]
+                return rng.choice(candidates)
+            return self.searcher.search(chess_state, seconds=seconds).move
+
+    def hint(self, state: State[Move]) -> Hint[Move]:
+        chess_state = self._chess_state(state)
+        with self.lock:
+            result = self.searcher.search(chess_state, seconds=LEVELS[self.default_level][0])
+        return Hint(
+            result.move,
+            chess_state.move_to_text(result.move),
+            assess(result.score, chess_state.color == WHITE),
+            result.score,
+        )
+
+
+__all__ = [
+    "MATE",
+    "ChessEngine",
+    "SearchInfo",
+    "SearchResult",
+    "Searcher",
+    "assess",
+    "evaluate",
+]

@@ -1,0 +1,281 @@
+"""The Universal Chess Interface: Parlour's chess engine for any chess GUI.
+
+`parlour uci` reads commands on standard input and answers on standard output. The
+search runs in a thread of its own, so ``isready`` and ``stop`` are answered while it
+thinks. A command that cannot be understood is answered with an ``info string``
+saying why, and the engine carries on.
+
+>>> import io
+>>> out = io.StringIO()
+>>> UciEngine(out).run(["uci", "quit"])
+>>> out.getvalue().splitlines()[-1]
+'uciok'
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections.abc import Iterable
+from typing import TextIO
+
+from parlour.chess.engine import LEVELS, Searcher, SearchInfo
+from parlour.chess.rules import CHESS, ChessState, Move
+from parlour.core.errors import ParlourError
+
+NAME = "Parlour"
+AUTHOR = "the Parlour authors"
+
+#: ``go`` parameters that take a number, and those that stand alone.
+_GO_NUMBERS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate"}
+_GO_FLAGS = {"infinite", "ponder"}
+
+
+class UciEngine:
+    """One UCI session: a position, options, and at most one search thread."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.print_lock = threading.Lock()
+        self.state: ChessState = CHESS.new_state()
+        self.searcher = Searcher()
+        self.level = 10
+        self.move_overhead_ms = 50
+        self.thread: threading.Thread | None = None
+        self.stop_event = threading.Event()
+        self.infinite = False
+        self.rng = random.Random()
+
+    # -- output ----------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        with self.print_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def explain(self, message: str) -> None:
+        self.send(f"info string {message}")
+
+    # -- the loop --------------------------------------------------------------------
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Answer commands until ``quit`` or the end of input."""
+        for line in lines:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "quit":
+                self.stop_search()
+                return
+            try:
+                self.handle(words)
+            except Exception as error:
+                self.explain(f"could not handle {line.strip()!r}: {error}")
+        # The input ended without "quit": let a timed search finish and answer.
+        if self.thread is not None and not self.infinite:
+            self.thread.join()
+        self.stop_search()
+
+    def handle(self, words: list[str]) -> None:
+        command, args = words[0], words[1:]
+        if command == "uci":
+            self.send(f"id name {NAME}")
+            self.send(f"id author {AUTHOR}")
+            self.send("option name Level type spin default 10 min 1 max 10")
+            self.send("option name Hash type spin default 64 min 1 max 1024")
+            self.send("option name Move Overhead type spin default 50 min 0 max 5000")
+            self.send("uciok")
+        elif command == "isready":
+            self.send("readyok")
+        elif command == "ucinewgame":
+            self.stop_search()
+            self.searcher.clear()
+            self.state = CHESS.new_state()
+        elif command == "position":
+            self.stop_search()
+            self.position(args)
+        elif command == "go":
+            self.stop_search()
+            self.go(args)
+        elif command == "stop":
+            self.stop_search()
+        elif command == "setoption":
+            self.setoption(args)
+        elif command in ("ponderhit", "debug", "register"):
+            pass  # pondering is answered as an ordinary search; nothing to do
+        else:
+            self.explain(f"unknown command {command!r}")
+
+    # -- commands ------------------------------------------------------------------
+
+    def position(self, args: list[str]) -> None:
+        if not args or args[0] not in ("startpos", "fen"):
+            self.explain("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'")
+            return
+        moves_at = args.index("moves") if "moves" in args else len(args)
+        try:
+            if args[0] == "startpos":
+                state = CHESS.new_state()
+            else:
+                state = CHESS.state_from_text(" ".join(args[1:moves_at]))
+            for text in args[moves_at + 1 :]:
+                state.push(Move.from_uci(text))
+        except ParlourError as error:
+            self.explain(f"position ignored: {error}")
+            return
+        self.state = state
+
+    def setoption(self, args: list[str]) -> None:
+        if not args or args[0] != "name":
+            self.explain("setoption needs 'name <option> value <value>'")
+            return
+        value_at = args.index("value") if "value" in args else len(args)
+        name = " ".join(args[1:value_at]).lower()
+        value = " ".join(args[value_at + 1 :])
+        try:
+            number = int(value)
+        except ValueError:
+            self.explain(f"option {name!r} needs a whole number, not {value!r}")
+            return
+        if name in ("level", "skill level"):
+            if not 1 <= number <= 10:
+                self.explain("Level runs from 1 to 10")
+                return
+            self.level = number
+        elif name == "hash":
+            self.searcher.hash_entries = max(1, number) * 5000
+        elif name == "move overhead":
+            self.move_overhead_ms = max(0, number)
+        else:
+            self.explain(f"no option called {name!r}")
+
+    def go(self, args: list[str]) -> None:
+        numbers: dict[str, int] = {}
+        flags: set[str] = set()
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word in _GO_FLAGS:
+                flags.add(word)
+                i += 1
+            elif word in _GO_NUMBERS:
+                try:
+                    numbers[word] = int(args[i + 1])
+                except (IndexError, ValueError):
+                    self.explain(f"go: {word} needs a whole number; command ignored")
+                    return
+                i += 2
+            elif word == "searchmoves":
+                self.explain("go: searchmoves is not supported; searching every move")
+                i += 1
+                while i < len(args) and args[i] not in _GO_NUMBERS | _GO_FLAGS:
+                    i += 1
+            else:
+                self.explain(f"go: unknown parameter {word!r} ignored")
+                i += 1
+        state = self.state.copy()
+        if state.is_over() or not state.legal():
+            self.explain("the game is over: no move to search")
+            self.send("bestmove 0000")
+            return
+        infinite = "infinite" in flags or "ponder" in flags
+        self.infinite = infinite
+        seconds = None if infinite else self._seconds(numbers, state)
+        depth = numbers.get("depth") or (2 * numbers["mate"] if "mate" in numbers else None)
+        nodes = numbers.get("nodes")
+        if not infinite and depth is None and nodes is None and seconds is None:
+            seconds = LEVELS[self.level][0]
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(
+            target=self._think,
+            args=(state, seconds, depth, nodes, infinite, self.stop_event),
+            daemon=True,
+        )
+        self.thread.start()
+
+    def _seconds(self, numbers: dict[str, int], state: ChessState) -> float | None:
+        overhead = self.move_overhead_ms
+        if "movetime" in numbers:
+            return max(10, numbers["movetime"] - overhead) / 1000
+        white = state.color == 8
+        left = numbers.get("wtime" if white else "btime")
+        if left is None:
+            return None
+        increment = numbers.get("winc" if white else "binc", 0)
+        to_go = numbers.get("movestogo", 30)
+        share = left / max(1, min(to_go, 30)) + 0.75 * increment
+        ms = min(1.6 * share, 0.3 * left) - overhead
+        return max(10, ms) / 1000
+
+    def _think(
+        self,
+        state: ChessState,
+        seconds: float | None,
+        depth: int | None,
+        nodes: int | None,
+        infinite: bool,
+        stop: threading.Event,
+    ) -> None:
+        try:
+            level_seconds, level_depth, margin = LEVELS[self.level]
+            if margin:
+                # The weak levels play their deliberate mistakes here too.
+                result = self.searcher.search(
+                    state,
+                    seconds=min(seconds or level_seconds, level_seconds),
+                    depth=level_depth,
+                    stop=stop,
+                    exact_root=True,
+                    margin=margin,
+                    on_iteration=self._info,
+                )
+                best = result.root_scores[0][1] if result.root_scores else result.score
+                choices = [m for m, s in result.root_scores if s >= best - margin]
+                move = self.rng.choice(choices) if choices else result.move
+                ponder = None
+            else:
+                result = self.searcher.search(
+                    state,
+                    seconds=seconds,
+                    depth=depth,
+                    nodes=nodes,
+                    stop=stop,
+                    on_iteration=self._info,
+                )
+                move = result.move
+                ponder = result.pv[1] if len(result.pv) > 1 else None
+            if infinite:
+                stop.wait()  # UCI: after "go infinite" the move waits for "stop"
+            line = f"bestmove {move.uci()}"
+            if ponder is not None:
+                line += f" ponder {ponder.uci()}"
+            self.send(line)
+        except Exception as error:
+            self.explain(f"search failed: {error}")
+            moves = state.legal_moves()
+            self.send(f"bestmove {moves[0].uci() if moves else '0000'}")
+
+    def _info(self, info: SearchInfo) -> None:
+        mate = info.mate_in
+        score = f"mate {mate}" if mate is not None else f"cp {info.score}"
+        ms = max(1, int(info.seconds * 1000))
+        nps = info.nodes * 1000 // ms
+        pv = " ".join(m.uci() for m in info.pv)
+        self.send(
+            f"info depth {info.depth} seldepth {info.seldepth} score {score} "
+            f"nodes {info.nodes} nps {nps} time {ms} pv {pv}"
+        )
+
+    def stop_search(self) -> None:
+        """Stop a running search and wait for its ``bestmove``."""
+        if self.thread is not None:
+            self.stop_event.set()
+            self.thread.join()
+            self.thread = None
+
+
+def main() -> int:
+    """``parlour uci``: the UCI loop on standard input and output."""
+    UciEngine().run(sys.stdin)
+    return 0
