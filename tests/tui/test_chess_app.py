@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from parlour.tui.session import Session
-from tests.tui.drive import drive, make_app, screenshot, status, type_line
+from tests.tui.drive import drive, make_app, screenshot, settle, status, type_line
 
 
 def test_scholars_mate_by_clicks_and_typing(tmp_path: Path) -> None:
@@ -38,15 +38,16 @@ def test_scholars_mate_by_clicks_and_typing(tmp_path: Path) -> None:
 
 
 def test_illegal_attempts_are_explained_and_change_nothing() -> None:
-    app = make_app("chess", opponent="computer")  # chess has no engine yet
+    app = make_app("chess", opponent="computer", level=1, seed=1)
 
     async def script(pilot: Pilot[None]) -> None:
-        assert status(app) == (
-            "Chess has no computer opponent yet: you play both sides, two players at one keyboard."
-        )
+        assert app.session.engine is not None
         await pilot.press("f2")
-        await pilot.pause()
-        assert status(app) == "No hint: Chess has no computer opponent yet"
+        await settle(pilot)
+        legal = {app.session.state.move_to_text(m) for m in app.session.state.legal_moves()}
+        hint = status(app)
+        assert hint.startswith("Hint: ") and hint.split()[1] in legal
+        assert hint.endswith(")")  # the engine's assessment, in words, in brackets
         before = app.session.state.to_text()
         await type_line(pilot, "Ke2")
         assert status(app) == "Not allowed: you cannot capture your own piece"
@@ -57,6 +58,10 @@ def test_illegal_attempts_are_explained_and_change_nothing() -> None:
         assert status(app).startswith("Not allowed: ")
         assert app.session.state.to_text() == before
         assert app.session.texts == []
+        await type_line(pilot, "e4")
+        await settle(pilot)
+        assert len(app.session.texts) == 2, "the computer answers"
+        assert status(app) == f"Played e4.  The computer played {app.session.texts[1]}."
 
     drive(app, script)
 
