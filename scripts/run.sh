@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set up Parlour and start it. Until the web app lands, this starts a game in the
-# terminal: GAME (default chess) for two players at one keyboard.
+# Set up Parlour and start the web app at http://127.0.0.1:8000 (games are kept in
+# an SQLite file in the user's data directory; see `parlour serve --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-exec .venv/bin/parlour play "${1:-chess}"
+exec .venv/bin/parlour serve "$@"

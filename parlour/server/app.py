@@ -16,6 +16,16 @@ with a 4xx status, and changes nothing):
 ``POST /api/games/{id}/join``               ``{"invite"}``: claim the invited seat once
 ``POST /api/games/{id}/actions``            ``{"action", "version", "move"}`` with
                                             ``Authorization: Bearer TOKEN``
+``GET  /api/games/{id}/hint``               the engine's advice for the seat on turn
+                                            (``Authorization: Bearer TOKEN``), in a
+                                            game against the computer
+``GET  /api/games/{id}/export``             the game as a file in its notation (PGN,
+                                            PDN, .mat)
+``POST /api/games/{id}/steps``              ``{"steps": [...]}``: a turn entered one
+                                            piece at a time (backgammon): the board
+                                            after them and what may come next
+``GET  /rules/{game}``                      the rules of a game, in a page
+``GET  /static/...``                        the front end's files
 ==========================================  ===========================================
 
 Actions: ``move`` (with its text), ``resign``, ``offer-draw``, ``accept-draw``,
@@ -52,14 +62,15 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
-from parlour.server import players
+from parlour.server import players, views
 from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
 
@@ -93,6 +104,10 @@ class Action(_Input):
     action: str = Field(min_length=1, max_length=32)
     version: int = Field(ge=0)
     move: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class Steps(_Input):
+    steps: list[str] = Field(max_length=8)
 
 
 class Hello(_Input):
@@ -166,6 +181,20 @@ async def index(request: Request) -> Response:
     return HTMLResponse(page)
 
 
+def _web_file(*parts: str) -> str:
+    return resources.files("parlour").joinpath("web", *parts).read_text(encoding="utf-8")
+
+
+async def rules_page(request: Request) -> Response:
+    name = str(request.path_params["game"])
+    if name not in registry.game_names():
+        raise ApiError(404, "unknown-game", f"there are no rules for {name!r}")
+    try:
+        return HTMLResponse(_web_file("rules", f"{name}.html"))
+    except FileNotFoundError:
+        raise ApiError(404, "no-rules", f"the rules of {name} are not written yet") from None
+
+
 async def catalogue(request: Request) -> Response:
     games = []
     for name in registry.game_names():
@@ -177,6 +206,11 @@ async def catalogue(request: Request) -> Response:
                 "side_names": list(game.side_names),
                 "has_chance": game.has_chance,
                 "has_draws": game.has_draws,
+                "levels": [
+                    {"name": level, "about": players.about(name, level)}
+                    for level in players.levels_of(name)
+                ],
+                "default_level": players.default_level(name),
             }
         )
     return JSONResponse(
@@ -246,6 +280,46 @@ async def game_action(request: Request) -> Response:
         game_id_of(request), token, body.action, body.version, body.move
     )
     return JSONResponse(session.to_json())
+
+
+async def game_hint(request: Request) -> Response:
+    token = bearer_token(request)
+    hall = hall_of(request)
+    session = await hall.get(game_id_of(request))
+    return JSONResponse(await hall.hint(session, session.side_of(token)))
+
+
+async def game_export(request: Request) -> Response:
+    session = await hall_of(request).get(game_id_of(request))
+    if not views.has(session.game, "export"):
+        raise ApiError(404, "no-export", f"{session.game.title} games cannot be downloaded yet")
+    names = tuple(
+        session.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
+        for seat in session.seats
+    )
+    try:
+        extension, text = views.export(session.play.state, (names[0], names[1]))
+    except ParlourError as error:
+        raise ApiError(422, "no-export", str(error)) from None
+    filename = f"parlour-{session.game.name}-{session.id}.{extension}"
+    return Response(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+async def game_steps(request: Request) -> Response:
+    body = parse(Steps, await read_body(request))
+    session = await hall_of(request).get(game_id_of(request))
+    if not views.has(session.game, "steps"):
+        raise ApiError(404, "no-steps", f"{session.game.title} moves are entered whole")
+    try:
+        data = views.steps(session.play.state, body.steps)
+    except ParlourError as error:
+        raise ApiError(422, "illegal-move", str(error), rule=getattr(error, "rule", None)) from None
+    data["version"] = session.version
+    return JSONResponse(data)
 
 
 # -- WebSocket -------------------------------------------------------------------------
@@ -449,6 +523,15 @@ def create_app(
             Route("/api/games/{game_id}/events", game_events),
             Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
             Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
+            Route("/api/games/{game_id}/hint", game_hint),
+            Route("/api/games/{game_id}/export", game_export),
+            Route("/api/games/{game_id}/steps", game_steps, methods=["POST"]),
+            Route("/rules/{game}", rules_page),
+            Mount(
+                "/static",
+                StaticFiles(packages=[("parlour", "web")]),
+                name="static",
+            ),
             WebSocketRoute("/api/games/{game_id}/live", live),
         ],
         exception_handlers={

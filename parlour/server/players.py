@@ -9,11 +9,12 @@ a legal move as text (anything the game's ``parse_move`` reads). The server runs
 a :class:`concurrent.futures.ProcessPoolExecutor` and checks the answer like any
 player's move.
 
-Levels are named in :data:`LEVELS` as ``"module:function"`` (imported in the worker,
-so they work under any process start method). The game engines of a later issue add
-their levels here. **Until then the only computer player is "random": it plays a
-legal move chosen at random (seeded by the game and its version, so a game can be
-replayed), which is no opponent at all, only a stand-in that exercises the path.**
+Every level of a game's engine (:meth:`Game.engine`, levels 1 to its strongest) is
+offered under its number, "1" .. "7"; :func:`engine_move` plays them. Other named
+levels are in :data:`LEVELS` as ``"module:function"`` (imported in the worker, so
+they work under any process start method): "random" plays a legal move chosen at
+random (seeded by the game and its version, so a game can be replayed), a stand-in
+for tests, no opponent at all.
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 from parlour.core import registry
+from parlour.core.engine import Engine
+from parlour.core.errors import ParlourError
 
 #: Level name -> "module:function" of its chooser.
 LEVELS: dict[str, str] = {
@@ -39,6 +44,74 @@ ABOUT: dict[str, str] = {
 }
 
 Chooser = Callable[[str, str, int], str]
+
+#: How :func:`target_of` marks a level played by the game's own engine.
+ENGINE = "engine:"
+
+
+@cache
+def _engine(game_name: str) -> Engine[Any] | None:
+    """The game's engine (made once per process), or None if it has none yet."""
+    try:
+        return registry.get_game(game_name).engine()
+    except ParlourError:
+        return None
+
+
+def engine_levels(game_name: str) -> list[str]:
+    """The engine's levels of a game, weakest first: "1" .. its strongest."""
+    engine = _engine(game_name)
+    return [] if engine is None else [str(n) for n in range(1, engine.strongest + 1)]
+
+
+def default_level(game_name: str) -> str:
+    """The level offered first: the engine's default, or "random" without one."""
+    engine = _engine(game_name)
+    return "random" if engine is None else str(engine.default_level)
+
+
+def levels_of(game_name: str) -> list[str]:
+    """Every computer level of a game: the engine's, then the named ones."""
+    return [*engine_levels(game_name), *sorted(LEVELS)]
+
+
+def target_of(level: str) -> str:
+    """What :func:`think` runs for ``level``."""
+    return LEVELS.get(level) or f"{ENGINE}{level}"
+
+
+def about(game_name: str, level: str) -> str:
+    """A level in a player's words."""
+    if level in LEVELS:
+        return ABOUT.get(level, "")
+    strongest = engine_levels(game_name)[-1]
+    if level == "1":
+        return f"level 1 of {strongest}: a beginner who makes mistakes"
+    if level == strongest:
+        return f"level {level} of {strongest}: the strongest"
+    return f"level {level} of {strongest}"
+
+
+def engine_move(game_name: str, position: str, seed: int, level: int) -> str:
+    """The engine's move at ``level`` (its mistakes seeded, so a game replays)."""
+    state = registry.get_game(game_name).state_from_text(position)
+    engine = _engine(game_name)
+    if engine is None:
+        raise ParlourError(f"{game_name} has no computer opponent")
+    move = engine.choose_move(state, level, random.Random(seed))
+    return state.move_to_text(move)
+
+
+def hint(game_target: str, game_name: str, position: str) -> dict[str, Any]:
+    """The engine's advice for the side to act (runs in a worker process)."""
+    if game_name not in registry.GAMES:
+        registry.register(game_name, game_target)
+    state = registry.get_game(game_name).state_from_text(position)
+    engine = _engine(game_name)
+    if engine is None:
+        raise ParlourError(f"{game_name} has no computer opponent to give hints")
+    advice = engine.hint(state)
+    return {"move": advice.move_text, "assessment": advice.assessment, "score": advice.score}
 
 
 def random_move(game_name: str, position: str, seed: int) -> str:
@@ -82,6 +155,8 @@ def think(level_target: str, game_target: str, game_name: str, position: str, se
     worker may not share the server's registry), then ask the level's chooser."""
     if game_name not in registry.GAMES:
         registry.register(game_name, game_target)
+    if level_target.startswith(ENGINE):
+        return engine_move(game_name, position, seed, int(level_target.removeprefix(ENGINE)))
     module_name, _, attribute = level_target.partition(":")
     chooser: Chooser = getattr(importlib.import_module(module_name), attribute)
     return chooser(game_name, position, seed)

@@ -31,7 +31,7 @@ from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError, UnknownGameError
 from parlour.core.protocol import CHANCE, Game, Side, State
-from parlour.server import players
+from parlour.server import players, views
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
     Append,
@@ -262,6 +262,11 @@ class Session:
             "moves": self.play.record,
             "draw_offer": None if self.play.draw_offer is None else int(self.play.draw_offer),
             "claimable_draw": state.claimable_draw() if outcome is None else None,
+            "board": views.board(state),
+            "can_export": views.has(game, "export"),
+            # Advice comes from the game's engine, in a game against the computer.
+            "hints": any(seat.player == "computer" for seat in self.seats)
+            and bool(players.engine_levels(game.name)),
             "outcome": None
             if outcome is None
             else {
@@ -388,8 +393,9 @@ class Hall:
             raise ApiError(400, "bad-request", "side must be 0 or 1")
         if opponent == "computer":
             level = level or "random"
-            if level not in players.LEVELS:
-                known = ", ".join(sorted(players.LEVELS))
+            known_levels = players.levels_of(game_name)
+            if level not in known_levels:
+                known = ", ".join(known_levels)
                 raise ApiError(400, "unknown-level", f"no computer level {level!r} ({known})")
         elif level is not None:
             raise ApiError(400, "bad-request", "a level is only for a computer opponent")
@@ -610,6 +616,28 @@ class Hall:
 
     # -- the computer -------------------------------------------------------------------
 
+    async def hint(self, session: Session, side: Side) -> dict[str, Any]:
+        """The engine's advice for ``side``, in a game against the computer, when it
+        is that side's turn. The engine thinks in a worker process."""
+        state = session.play.state
+        if not any(seat.player == "computer" for seat in session.seats):
+            raise ApiError(403, "no-hint", "hints are given only in a game against the computer")
+        if state.is_over() or state.turn is not side:
+            raise ApiError(409, "not-your-turn", "a hint is for the player whose turn it is")
+        assert self._pool is not None
+        try:
+            advice: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
+                self._pool,
+                players.hint,
+                registry.GAMES[session.game.name],
+                session.game.name,
+                state.to_text(),
+            )
+        except ParlourError as error:
+            raise ApiError(404, "no-hint", str(error)) from None
+        advice["version"] = session.version
+        return advice
+
     def _computer_turn(self, session: Session) -> None:
         """If a computer seat is on turn, let it think in a worker process."""
         state = session.play.state
@@ -634,7 +662,7 @@ class Hall:
                 text = await asyncio.get_running_loop().run_in_executor(
                     self._pool,
                     players.think,
-                    players.LEVELS[seat.level or "random"],
+                    players.target_of(seat.level or "random"),
                     registry.GAMES[session.game.name],
                     session.game.name,
                     position,

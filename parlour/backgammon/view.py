@@ -1,0 +1,140 @@
+"""What a board on screen needs from a backgammon position, as plain data, and the
+turn entered one checker at a time (:func:`steps`), as a player moves on a board.
+
+Points are numbered from the first side's point of view (its home board is 1–6):
+``points[p - 1]`` is the number of checkers on point ``p``, positive for the first
+side and negative for the second. Checker moves keep the text of the mover's own
+numbering (``13/10``, ``bar/22``, ``6/off``), which is what move text uses; each
+step offered also names its ends in the first side's numbering (``bar`` and ``off``
+for the mover's bar and tray).
+
+>>> from parlour.backgammon.rules import BACKGAMMON
+>>> state = BACKGAMMON.new_state()
+>>> _ = state.play("31")
+>>> data = board(state)
+>>> data["points"][5], data["points"][18], data["pips"], data["dice"]
+(5, -5, [167, 167], [3, 1])
+>>> turn = steps(state, ["8/5"])
+>>> [step["text"] for step in turn["options"]][:3], turn["complete"]
+(['24/23', '8/7', '6/5'], False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.backgammon.board import BAR, OFF, CheckerMove, Position
+from parlour.backgammon.matchfile import write_mat
+from parlour.backgammon.rules import BackgammonSession, BackgammonState, Phase, TurnBuilder
+from parlour.core.errors import IllegalMoveError, NotationError
+from parlour.core.protocol import Side
+
+#: Longest list of steps a client may send for one turn (a double moves four checkers).
+MAX_STEPS = 4
+
+
+def _absolute(point: int, mover: Side) -> int | str:
+    """A point of the mover's numbering in the first side's numbering."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return point if mover is Side.FIRST else 25 - point
+
+
+def _layout(position: Position, mover: Side) -> dict[str, Any]:
+    first, second = (
+        (position.mover, position.opponent)
+        if mover is Side.FIRST
+        else (position.opponent, position.mover)
+    )
+    points = [first[p - 1] - second[24 - p] for p in range(1, 25)]
+    pips = position.pips()
+    return {
+        "points": points,
+        "bar": [first[24], second[24]],
+        "off": [15 - sum(first), 15 - sum(second)],
+        "pips": list(pips) if mover is Side.FIRST else [pips[1], pips[0]],
+    }
+
+
+def _step_json(step: CheckerMove, mover: Side) -> dict[str, Any]:
+    return {
+        "text": str(step),
+        "from": _absolute(step.start, mover),
+        "to": _absolute(step.end, mover),
+    }
+
+
+def board(state: BackgammonState) -> dict[str, Any]:
+    """The checkers, dice, cube, pip counts and match score, and the steps the mover
+    may start the turn with (when checkers are to be moved)."""
+    mover = state.mover
+    data = _layout(state.position, mover)
+    data.update(
+        {
+            "phase": state.phase.name.lower(),
+            "mover": int(mover),
+            "dice": None if state.dice is None else list(state.dice),
+            "cube": {
+                "value": state.cube.value,
+                "owner": None if state.cube.owner is None else int(state.cube.owner),
+            },
+            "match_length": state.match_length,
+            "score": list(state.score),
+            "crawford": state.crawford,
+            "steps": [],
+        }
+    )
+    if state.phase is Phase.PLAY and not state.is_over():
+        data["steps"] = [_step_json(step, mover) for step in TurnBuilder(state).options()]
+    return data
+
+
+def _parse_step(text: str) -> CheckerMove:
+    start, slash, end = text.partition("/")
+
+    def point(word: str) -> int:
+        if word == "bar":
+            return BAR
+        if word == "off":
+            return OFF
+        if word.isdigit() and 1 <= int(word) <= 24:
+            return int(word)
+        raise NotationError(f"{text!r} is not one checker's move (like 13/10, bar/22, 6/off)")
+
+    if not slash:
+        raise NotationError(f"{text!r} is not one checker's move (like 13/10, bar/22, 6/off)")
+    first, last = point(start), point(end)
+    if not first > last:
+        raise NotationError(f"{text!r}: a checker moves towards its home, to a lower point")
+    return CheckerMove(first, last)
+
+
+def steps(state: BackgammonState, texts: list[str]) -> dict[str, Any]:
+    """The turn after the checker moves ``texts`` (the mover's numbering, in order):
+    the board as it would stand, the steps that may come next, whether the play is
+    complete and its move text. Raises IllegalMoveError naming the rule when a step
+    cannot be part of a legal play."""
+    if len(texts) > MAX_STEPS:
+        raise NotationError(f"a turn moves at most {MAX_STEPS} checkers")
+    turn = TurnBuilder(state)
+    for text in texts:
+        turn.add(_parse_step(text))
+    mover = state.mover
+    complete = turn.complete
+    data = _layout(turn.position, mover)
+    data["options"] = [_step_json(step, mover) for step in turn.options()]
+    data["complete"] = complete
+    data["play"] = state.move_to_text(turn.play()) if complete else None
+    return data
+
+
+def export(state: BackgammonState, names: tuple[str, str]) -> tuple[str, str]:
+    """The game as a .mat match file: (file extension, text)."""
+    session = BackgammonSession(state.match_length)
+    if state.game is not session.game:
+        raise IllegalMoveError("this game's options cannot be written to a .mat file")
+    session.games.append(state)
+    words = tuple("".join(name.split()) or "Player" for name in names)
+    return "mat", write_mat(session, (words[0], words[1]))

@@ -1,0 +1,274 @@
+// The backgammon board: 24 points as triangles, checkers stacked on them (a number
+// on the top checker when the stack is taller than five), the bar, the trays of
+// checkers borne off, the dice and the cube. Points are numbered from the first
+// side's point of view; the first side's home board is bottom right unless flipped.
+//
+// Entering a turn: click a checker to pick it up (its destinations are marked),
+// then click a destination; clicking the picked-up checker again moves it by a
+// die; a double-click moves it by both dice (or bears it off).
+
+import { svg } from "../svg.js";
+
+const W = 20; // a point's width
+const H = 100; // a point's height
+const R = 9.4; // a checker's radius
+
+/** Where point p (1..24, first side's numbering) is drawn: [x of its left edge, top?]. */
+function spot(p, flipped) {
+  const q = flipped ? 25 - p : p;
+  if (q <= 12) {
+    const k = q - 1;
+    return [k < 6 ? 270 - W * (k + 1) : 130 - W * (k - 5), false];
+  }
+  const k = q - 13;
+  return [k < 6 ? 10 + W * k : 150 + W * (k - 6), true];
+}
+
+function checker(x, y, side, label) {
+  const group = svg("g", { class: side === 0 ? "checker first" : "checker second" });
+  group.append(svg("circle", { cx: x, cy: y, r: R }));
+  group.append(svg("circle", { cx: x, cy: y, r: R * 0.62, class: "inner" }));
+  if (label) group.append(svg("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", class: "count" }, label));
+  return group;
+}
+
+function stack(group, x, baseY, down, count, side) {
+  const shown = Math.min(count, 5);
+  for (let i = 0; i < shown; i++) {
+    const y = down ? baseY + R + i * 2 * R : baseY - R - i * 2 * R;
+    const label = i === shown - 1 && count > 5 ? String(count) : null;
+    group.append(checker(x, y, side, label));
+  }
+}
+
+function die(x, y, value, used) {
+  const group = svg("g", { class: used ? "die used" : "die", "data-die": value });
+  group.append(svg("rect", { x, y, width: 18, height: 18, rx: 3 }));
+  const spots = {
+    1: [[9, 9]],
+    2: [[4.5, 4.5], [13.5, 13.5]],
+    3: [[4.5, 4.5], [9, 9], [13.5, 13.5]],
+    4: [[4.5, 4.5], [13.5, 4.5], [4.5, 13.5], [13.5, 13.5]],
+    5: [[4.5, 4.5], [13.5, 4.5], [9, 9], [4.5, 13.5], [13.5, 13.5]],
+    6: [[4.5, 4], [13.5, 4], [4.5, 9], [13.5, 9], [4.5, 14], [13.5, 14]],
+  }[value];
+  for (const [dx, dy] of spots) group.append(svg("circle", { cx: x + dx, cy: y + dy, r: 1.8, class: "pip" }));
+  return group;
+}
+
+/** The points of the last checker play as [[point, "from" | "to"], ...] in the first
+ * side's numbering, read from its move text ("24/18 13/11", "bar/22*", "8/5(2)"). */
+function lastPlay(game) {
+  const entry = [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
+  if (!entry) return null;
+  const absolute = (word) => {
+    if (word === "bar" || word === "off") return word;
+    const n = Number(word);
+    return entry.side === 0 ? n : 25 - n;
+  };
+  const marks = [];
+  for (const token of entry.text.split(" ")) {
+    const hops = token.replace(/\(\d+\)$/, "").replaceAll("*", "").split("/");
+    hops.forEach((hop, i) => marks.push([absolute(hop), i === 0 ? "from" : "to"]));
+  }
+  return marks;
+}
+
+export function renderBackgammon(game, ctx) {
+  const board = game.board;
+  const layout = ctx.turn || board;
+  const flipped = ctx.flipped;
+  const options = ctx.turn ? ctx.turn.options : [];
+  const root = svg("svg", { viewBox: "0 0 320 250", class: "board backgammon", role: "img", "aria-label": "backgammon board" });
+  root.append(svg("rect", { x: 0, y: 0, width: 320, height: 250, rx: 6, class: "frame" }));
+  root.append(svg("rect", { x: 10, y: 10, width: 120, height: 230, class: "felt" }));
+  root.append(svg("rect", { x: 150, y: 10, width: 120, height: 230, class: "felt" }));
+  root.append(svg("rect", { x: 130, y: 10, width: 20, height: 230, class: "bar", "data-point": "bar" }));
+  const bottomSide = flipped ? 1 : 0;
+  const trays = svg("g", { class: "trays" });
+  trays.append(svg("rect", { x: 280, y: 10, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": 1 - bottomSide }));
+  trays.append(svg("rect", { x: 280, y: 140, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": bottomSide }));
+  root.append(trays);
+
+  const points = svg("g", { class: "points" });
+  const pieces = svg("g", { class: "checkers" });
+  const marks = svg("g", { class: "marks" });
+  for (let p = 1; p <= 24; p++) {
+    const [x, top] = spot(p, flipped);
+    const tip = top ? 10 + H : 240 - H;
+    const base = top ? 10 : 240;
+    points.append(
+      svg("polygon", {
+        points: `${x},${base} ${x + W},${base} ${x + W / 2},${tip}`,
+        class: p % 2 === 0 ? "point even" : "point odd",
+      }),
+    );
+    points.append(
+      svg("text", { x: x + W / 2, y: top ? 7.5 : 247.5, "text-anchor": "middle", class: "point-number" }, String(flipped ? 25 - p : p)),
+    );
+    const count = layout.points[p - 1];
+    if (count !== 0) stack(pieces, x + W / 2, base, top, Math.abs(count), count > 0 ? 0 : 1);
+    marks.append(
+      svg("rect", { x, y: top ? 10 : 240 - H - 10, width: W, height: H + 10, class: "hit-area", "data-point": p, "data-count": count }),
+    );
+  }
+  root.append(points, pieces);
+  marks.append(svg("rect", { x: 130, y: 10, width: 20, height: 230, class: "hit-area", "data-point": "bar" }));
+  marks.append(svg("rect", { x: 280, y: 10, width: 30, height: 230, class: "hit-area", "data-point": "off" }));
+
+  // The bar: the bottom player's checkers above the middle (they enter at the top).
+  for (const side of [0, 1]) {
+    const n = layout.bar[side];
+    if (!n) continue;
+    const up = side === bottomSide;
+    stack(pieces, 140, up ? 120 : 130, !up, n, side);
+  }
+  // Checkers borne off, as slabs in each player's tray.
+  for (const side of [0, 1]) {
+    const n = layout.off[side];
+    const bottom = side === bottomSide;
+    for (let i = 0; i < n; i++) {
+      const y = bottom ? 236 - i * 6.4 : 10 + i * 6.4;
+      pieces.append(svg("rect", { x: 283, y, width: 24, height: 5.4, rx: 1.5, class: side === 0 ? "slab first" : "slab second" }));
+    }
+    if (n) pieces.append(svg("text", { x: 295, y: bottom ? 132 : 123, "text-anchor": "middle", class: "off-count" }, `${n} off`));
+  }
+
+  // The cube: in the middle of the bar when centred, else by its owner.
+  const cube = board.cube;
+  let cubeY = 116;
+  if (cube.owner !== null) cubeY = cube.owner === bottomSide ? 210 : 22;
+  const cubeX = cube.owner === null ? 131 : 131;
+  if (!(cube.owner === null && (layout.bar[0] || layout.bar[1]))) {
+    root.append(
+      svg("g", { class: "cube", "data-cube": cube.value },
+        svg("rect", { x: cubeX, y: cubeY, width: 18, height: 18, rx: 2 }),
+        svg("text", { x: cubeX + 9, y: cubeY + 9.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(cube.value === 1 ? 64 : cube.value)),
+      ),
+    );
+  }
+
+  // The dice, on the mover's half of the board.
+  if (board.dice) {
+    const [a, b] = board.dice;
+    const x0 = board.mover === 0 ? 186 : 66;
+    root.append(die(x0, 116, a, false), die(x0 + 24, 116, b, false));
+  }
+
+  // The last play stays marked: where its checkers left from and arrived.
+  const last = lastPlay(game);
+  if (last) {
+    for (const [where, kind] of last) {
+      if (where === "bar" || where === "off") continue;
+      const [x, top] = spot(where, flipped);
+      const y = top ? 10 : 240 - H;
+      const mark = svg("rect", { x: x + 1, y, width: W - 2, height: H, rx: 2, class: `last-${kind}`, "data-last": where });
+      root.insertBefore(mark, pieces);
+    }
+  }
+
+  root.append(marks);
+  const highlight = svg("g", { class: "hints" });
+  root.append(highlight);
+
+  const fromOf = (o) => String(o.from);
+  const sources = new Set(options.map(fromOf));
+  let selected = null;
+
+  function area(where) {
+    if (where === "bar") {
+      const side = board.mover;
+      const up = side === bottomSide;
+      return { x: 130, y: up ? 70 : 130, width: 20, height: 50 };
+    }
+    if (where === "off") {
+      const bottom = board.mover === bottomSide;
+      return { x: 280, y: bottom ? 140 : 10, width: 30, height: 100 };
+    }
+    const [x, top] = spot(Number(where), flipped);
+    return { x, y: top ? 10 : 140, width: W, height: H };
+  }
+
+  function mark() {
+    highlight.replaceChildren();
+    for (const s of sources) {
+      highlight.append(svg("rect", { ...area(s), class: s === selected ? "source selected" : "source" }));
+    }
+    if (selected === null) return;
+    for (const option of options.filter((o) => fromOf(o) === selected)) {
+      highlight.append(svg("rect", { ...area(String(option.to)), class: "dest-area", "data-dest": option.to }));
+    }
+  }
+  mark();
+
+  function whereClicked(event) {
+    const target = event.target.closest("[data-point]");
+    if (target) return target.getAttribute("data-point");
+    const dest = event.target.closest("[data-dest]");
+    return dest ? dest.getAttribute("data-dest") : null;
+  }
+
+  let clickTimer = null;
+  root.addEventListener("click", (event) => {
+    if (!ctx.turn) return;
+    const where = whereClicked(event);
+    if (where === null) return;
+    if (clickTimer) clearTimeout(clickTimer);
+    // Wait a moment: a second click makes a double-click (both dice).
+    clickTimer = setTimeout(() => {
+      clickTimer = null;
+      single(where);
+    }, event.detail >= 2 ? 0 : 220);
+    if (event.detail >= 2) {
+      clearTimeout(clickTimer);
+      clickTimer = null;
+    }
+  });
+  root.addEventListener("dblclick", (event) => {
+    if (!ctx.turn) return;
+    const where = whereClicked(event);
+    if (where !== null && sources.has(where)) {
+      selected = null;
+      ctx.moveBySum(where);
+    }
+  });
+
+  // A point of the first side's numbering in the mover's own, as move text has it.
+  function moverPoint(where) {
+    if (where === "bar" || where === "off") return where;
+    return board.mover === 0 ? where : String(25 - Number(where));
+  }
+
+  function single(where) {
+    if (selected !== null && where !== selected) {
+      const from = selected;
+      const option = options.find((o) => fromOf(o) === selected && String(o.to) === where);
+      selected = null;
+      mark();
+      // Not offered: the server says which rule forbids it.
+      ctx.step(option ? option.text : `${moverPoint(from)}/${moverPoint(where)}`);
+      return;
+    }
+    if (selected !== null && where === selected) {
+      // The picked-up checker clicked again: move it by a die (the higher first).
+      const option = options.find((o) => fromOf(o) === where);
+      selected = null;
+      mark();
+      if (option) ctx.step(option.text);
+      return;
+    }
+    if (sources.has(where)) {
+      const targets = new Set(options.filter((o) => fromOf(o) === where).map((o) => String(o.to)));
+      if (targets.size === 1) {
+        ctx.step(options.find((o) => fromOf(o) === where).text);
+        return;
+      }
+      selected = where;
+      mark();
+      ctx.say("");
+      return;
+    }
+    ctx.explainPoint(where);
+  }
+  return root;
+}

@@ -1,0 +1,155 @@
+// A board of squares (chess and checkers share it): draws the squares, the pieces
+// and the marks, and turns clicks and drags into "from -> to" attempts.
+
+import { svg, pointerAt } from "../svg.js";
+
+/**
+ * options: {
+ *   squareAt(row, col) -> name or null,   place(name) -> [row, col]   (unflipped)
+ *   dark(row, col) -> bool, pieces: {name: letter}, drawPiece(letter) -> SVG group,
+ *   mine(letter) -> bool (may be picked up now), destinations(name) -> [names],
+ *   onPick(name) (a piece picked up), onMove(from, to),
+ *   last: [names], check: name or null, flipped, labels: bool
+ * }
+ */
+export function squareBoard(options) {
+  const root = svg("svg", {
+    viewBox: "0 0 8 8",
+    class: "board squares",
+    role: "img",
+    "aria-label": options.label || "board",
+  });
+  const where = (name) => {
+    const [row, col] = options.place(name);
+    return options.flipped ? [7 - row, 7 - col] : [row, col];
+  };
+  const nameAt = (x, y) => {
+    let row = Math.floor(y);
+    let col = Math.floor(x);
+    if (row < 0 || row > 7 || col < 0 || col > 7) return null;
+    if (options.flipped) [row, col] = [7 - row, 7 - col];
+    return options.squareAt(row, col);
+  };
+  const squares = svg("g");
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const [r, c] = options.flipped ? [7 - row, 7 - col] : [row, col];
+      const name = options.squareAt(r, c);
+      squares.append(
+        svg("rect", {
+          x: col, y: row, width: 1, height: 1,
+          class: options.dark(r, c) ? "sq dark" : "sq light",
+          "data-square": name,
+        }),
+      );
+    }
+  }
+  root.append(squares);
+  if (options.coordinates) root.append(options.coordinates(options.flipped));
+  const marks = svg("g", { class: "marks" });
+  root.append(marks);
+  for (const name of options.last || []) {
+    const [row, col] = where(name);
+    marks.append(svg("rect", { x: col, y: row, width: 1, height: 1, class: "last-move" }));
+  }
+  if (options.check) {
+    const [row, col] = where(options.check);
+    marks.append(
+      svg("circle", { cx: col + 0.5, cy: row + 0.5, r: 0.48, class: "in-check", "data-check": options.check }),
+    );
+  }
+  const pieceLayer = svg("g", { class: "pieces" });
+  root.append(pieceLayer);
+  const pieceNodes = {};
+  for (const [name, letter] of Object.entries(options.pieces)) {
+    const [row, col] = where(name);
+    const node = svg(
+      "g",
+      { transform: `translate(${col} ${row})`, class: "piece", "data-piece": letter, "data-on": name },
+      options.drawPiece(letter),
+    );
+    pieceNodes[name] = node;
+    pieceLayer.append(node);
+  }
+  const hints = svg("g", { class: "hints" });
+  root.append(hints);
+
+  let selected = null;
+  let drag = null;
+
+  function showDestinations(name) {
+    hints.replaceChildren();
+    if (!name) return;
+    const [row, col] = where(name);
+    hints.append(svg("rect", { x: col, y: row, width: 1, height: 1, class: "selected" }));
+    for (const target of options.destinations(name)) {
+      const [r, c] = where(target);
+      const taken = options.pieces[target] !== undefined;
+      hints.append(
+        taken
+          ? svg("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.46, class: "dest capture", "data-dest": target })
+          : svg("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.16, class: "dest", "data-dest": target }),
+      );
+    }
+  }
+
+  function select(name) {
+    selected = name;
+    showDestinations(name);
+    if (options.onSelect) options.onSelect(name);
+  }
+  if (options.selected && options.pieces[options.selected] && options.mine(options.pieces[options.selected])) {
+    select(options.selected);
+  }
+
+  root.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const at = pointerAt(root, event);
+    const name = nameAt(at.x, at.y);
+    if (name === null) return;
+    const letter = options.pieces[name];
+    if (selected && name !== selected && !(letter && options.mine(letter))) {
+      const from = selected;
+      select(null);
+      options.onMove(from, name);
+      return;
+    }
+    if (letter && options.mine(letter)) {
+      event.preventDefault();
+      select(name);
+      options.onPick(name);
+      drag = { from: name, node: pieceNodes[name], moved: false, x: at.x, y: at.y };
+      root.setPointerCapture(event.pointerId);
+    } else if (letter) {
+      options.onPick(name);
+    }
+  });
+  root.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const at = pointerAt(root, event);
+    if (!drag.moved && Math.hypot(at.x - drag.x, at.y - drag.y) < 0.2) return;
+    drag.moved = true;
+    drag.node.classList.add("dragging");
+    drag.node.setAttribute("transform", `translate(${at.x - 0.5} ${at.y - 0.5})`);
+  });
+  const drop = (event) => {
+    if (!drag) return;
+    const current = drag;
+    drag = null;
+    if (!current.moved) return;
+    const at = pointerAt(root, event);
+    const target = nameAt(at.x, at.y);
+    const [row, col] = where(current.from);
+    current.node.classList.remove("dragging");
+    current.node.setAttribute("transform", `translate(${col} ${row})`);
+    if (target && target !== current.from) {
+      select(null);
+      options.onMove(current.from, target);
+    }
+  };
+  root.addEventListener("pointerup", drop);
+  root.addEventListener("pointercancel", () => {
+    drag = null;
+  });
+  return root;
+}
