@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,14 +21,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.server.live import free_port, wait_until_serving
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -49,16 +43,8 @@ def server(
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/catalogue", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start:\n{log.read_text()}")
-            time.sleep(0.1)
+        if not wait_until_serving(process, base, timeout=60):
+            raise AssertionError(f"the server did not start:\n{log.read_text()}")
         yield process, base
     finally:
         if process.poll() is None:

@@ -8,16 +8,15 @@ tests fail, they are not skipped. Playwright's own browser download is never use
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.server.live import free_port, wait_until_serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,17 +35,10 @@ ARTIFACTS = ROOT / "test-artifacts"
 TIMEOUT = 8000
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server process (its log goes to test-artifacts)."""
-    port = _free_port()
+    port = free_port()
     db = tmp_path_factory.mktemp("web") / "games.db"
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "server.log").open("w")
@@ -59,16 +51,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/catalogue", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start; see {ARTIFACTS / 'server.log'}")
-            time.sleep(0.1)
+        if not wait_until_serving(process, base, timeout=30):
+            raise RuntimeError(f"the server did not start; see {ARTIFACTS / 'server.log'}")
         yield base
     finally:
         process.terminate()
