@@ -108,7 +108,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
         chances = self.chances(state)
         words = self._assessment(state, chances)
         if state.phase in (Phase.CUBE, Phase.DOUBLED) and self._cube_matters(state):
-            words += f"; cube: {self.cube_decision(state).words()}"
+            beavers = state.options.beavers and state.money
+            words += f"; cube: {self.cube_decision(state).words(beavers=beavers)}"
         return Hint(move, state.move_to_text(move), words, round(chances.equity, 3))
 
     def time_limit(self, level: int) -> float:

@@ -148,10 +148,12 @@ class CubeDecision:
         even after the take."""
         return self.double_take < 0
 
-    def words(self) -> str:
+    def words(self, *, beavers: bool = True) -> str:
+        """The decision as players say it: "double, take"; a beaver is named only
+        where ``beavers`` are allowed."""
         double = "double" if self.should_double else "no double"
         take = "take" if self.should_take else "pass"
-        if self.should_take and self.should_beaver:
+        if self.should_take and self.should_beaver and beavers:
             take = "beaver"
         return f"{double}, {take}"
 

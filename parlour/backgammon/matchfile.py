@@ -20,8 +20,14 @@ actions are `` Doubles => 2``, `` Takes``, `` Drops`` and `` Beavers => 4`` (the
 doubler's take of a beaver is not written, as gnubg writes it); a
 game ends with `` Wins N points`` in the winner's column. A game that ends without
 a bear-off or a drop was resigned; the format keeps no trace of resignation offers
-that were declined, of tied opening throws, or of the optional rules in force
-(tied throws that turned the cube are read back from the value of the first double).
+that were declined or of tied opening throws (tied throws that turned the cube are
+read back from the value of the first double).
+
+The format has no place for the optional cube rules either. Lines starting with
+``;`` are comments to other programs (gnubg writes ``; [EventDate "2026.11.22"]``
+there), so we record the rules that are on as such tags, ``; [Jacoby "On"]``,
+``; [Beavers "On"]``, ``; [AutomaticDoubles "2"]`` and ``; [CubeLimit "64"]``,
+and read them back.
 
 >>> session = BackgammonSession(1)
 >>> game = session.new_game()
@@ -34,7 +40,7 @@ that were declined, of tied opening throws, or of the optional rules in force
  Game 1
  Alice : 0                      Bob : 0
   1)                             31: 8/5 6/5
-                                  Wins 2 points
+                                  Wins 2 points and the match
 <BLANKLINE>
 <BLANKLINE>
 """
@@ -116,7 +122,11 @@ def game_entries(game: BackgammonState) -> list[tuple[Side, str]]:
         replay.push(move)
     outcome = game.outcome()
     if outcome is not None and outcome.winner is not None:
-        entries.append((outcome.winner, _wins_text(outcome.points)))
+        text = _wins_text(outcome.points)
+        # The game that wins a match says so, as Jellyfish and gnubg write it.
+        if game.match_length and game.score[outcome.winner] + outcome.points >= game.match_length:
+            text += " and the match"
+        entries.append((outcome.winner, text))
     return entries
 
 
@@ -148,7 +158,8 @@ def write_mat(session: BackgammonSession, names: tuple[str, str] = ("White", "Bl
     for name in names:
         if not name or any(ch.isspace() for ch in name) or ":" in name:
             raise ValueError(f"player names in a .mat file are single words: {name!r}")
-    out = [f" {session.match_length} point match", ""]
+    out = [f'; [{tag} "{value}"]' for tag, value in _option_tags(session.scores.options)]
+    out += [f" {session.match_length} point match", ""]
     for number, game in enumerate(session.games, start=1):
         if not game.moves:
             continue
@@ -158,6 +169,44 @@ def write_mat(session: BackgammonSession, names: tuple[str, str] = ("White", "Bl
         out.extend(_lines(game_entries(game)))
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _option_tags(options: CubeOptions) -> list[tuple[str, str]]:
+    tags = []
+    if options.jacoby:
+        tags.append(("Jacoby", "On"))
+    if options.beavers:
+        tags.append(("Beavers", "On"))
+    if options.automatic_doubles:
+        tags.append(("AutomaticDoubles", str(options.automatic_doubles)))
+    if options.max_cube is not None:
+        tags.append(("CubeLimit", str(options.max_cube)))
+    return tags
+
+
+_TAG = re.compile(r'^;\s*\[\s*(\w+)\s+"([^"]*)"\s*\]\s*$')
+
+
+def _options_from_tags(tags: dict[str, tuple[int, str]]) -> CubeOptions:
+    """The cube rules named by the comment tags (see the module's docstring)."""
+
+    def number(tag: str) -> int | None:
+        if tag not in tags:
+            return None
+        line, value = tags[tag]
+        if not value.isdigit():
+            raise _error(line, f"the {tag} tag needs a whole number, not {value!r}")
+        return int(value)
+
+    try:
+        return CubeOptions(
+            jacoby=tags.get("Jacoby", (0, ""))[1].lower() == "on",
+            beavers=tags.get("Beavers", (0, ""))[1].lower() == "on",
+            automatic_doubles=number("AutomaticDoubles") or 0,
+            max_cube=number("CubeLimit"),
+        )
+    except ValueError as error:
+        raise NotationError(f"the rules in the file's tags: {error}") from None
 
 
 def _money_points(session: BackgammonSession, games_before: int) -> tuple[int, int]:
@@ -259,14 +308,19 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
     """Read ``.mat`` text and replay every game through the rules. NotationError
     names the line of anything unreadable or illegal.
 
-    ``options`` are the optional cube rules the match was played with (the format
-    does not record them; money sessions may use them)."""
+    ``options`` are the optional cube rules the match was played with; without
+    them, the rules named by the file's tags (as :func:`write_mat` writes them), or
+    none."""
     length: int | None = None
+    tags: dict[str, tuple[int, str]] = {}
     names: tuple[str, str] | None = None
     games: list[tuple[int, tuple[int, int], list[_Entry]]] = []
     expect_score = False
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
+        tag = _TAG.match(stripped)
+        if tag and length is None:
+            tags[tag.group(1)] = (number, tag.group(2))
         if not stripped or stripped.startswith((";", "#")):
             continue
         if expect_score:
@@ -306,7 +360,12 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
         raise _error(games[-1][0], "the file ends before this game's score line")
     if length is None:
         raise NotationError("this is not a .mat file: no 'N point match' line")
-    session = BackgammonSession(length, options=options)
+    if options is None:
+        options = _options_from_tags(tags)
+    try:
+        session = BackgammonSession(length, options=options)
+    except ValueError as error:
+        raise NotationError(f"a {length}-point match: {error}") from None
     for line, score, entries in games:
         if session.current is not None and not session.current.is_over():
             raise _error(line, "the game before this one did not end (no 'Wins' line)")

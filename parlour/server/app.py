@@ -8,9 +8,13 @@ with a 4xx status, and changes nothing):
 
 ==========================================  ===========================================
 ``GET  /api/catalogue``                     the games that can be played
-``POST /api/games``                         ``{"game", "opponent", "side", "level"}``:
-                                            a new game, the creator's seat tokens and
-                                            (for a friend) an invite code
+``POST /api/games``                         ``{"game", "opponent", "side", "level",
+                                            "rules"}``: a new game, the creator's seat
+                                            tokens and (for a friend) an invite code;
+                                            ``rules`` are the game's optional rules
+                                            (backgammon: ``match_length``, ``jacoby``,
+                                            ``beavers``, ``automatic_doubles``,
+                                            ``max_cube``)
 ``GET  /api/games/{id}``                    the game: position, turn, legal moves...
 ``GET  /api/games/{id}/events?since=N``     the events after version N
 ``POST /api/games/{id}/join``               ``{"invite"}``: claim the invited seat once
@@ -29,8 +33,10 @@ with a 4xx status, and changes nothing):
 ==========================================  ===========================================
 
 Actions: ``move`` (with its text), ``resign``, ``offer-draw``, ``accept-draw``,
-``decline-draw``, ``claim-draw``. ``version`` is the game version the player saw; a
-stale one is refused with 409 and the current version.
+``decline-draw``, ``claim-draw``, and ``next-game`` (in a backgammon match or money
+session, once a game is over: the next game, from its opening throw). ``version`` is
+the game version the player saw; a stale one is refused with 409 and the current
+version.
 
 WebSocket ``/api/games/{id}/live``: the first message is
 ``{"type": "hello", "since": N, "token": TOKEN}`` (the token only for a seat; without
@@ -94,6 +100,7 @@ class CreateGame(_Input):
     opponent: Literal["friend", "computer", "local"] = "friend"
     side: int = Field(default=0, ge=0, le=1)
     level: str | None = Field(default=None, min_length=1, max_length=32)
+    rules: dict[str, bool | int | None] | None = Field(default=None, max_length=8)
 
 
 class JoinGame(_Input):
@@ -227,7 +234,7 @@ async def catalogue(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     body = parse(CreateGame, await read_body(request))
     session, tokens, invite = await hall_of(request).create(
-        body.game, body.opponent, body.side, body.level
+        body.game, body.opponent, body.side, body.level, body.rules
     )
     return JSONResponse(
         {
@@ -298,7 +305,9 @@ async def game_export(request: Request) -> Response:
         for seat in session.seats
     )
     try:
-        extension, text = views.export(session.play.state, (names[0], names[1]))
+        extension, text = views.export(
+            session.play.state, (names[0], names[1]), session.play.finished
+        )
     except ParlourError as error:
         raise ApiError(422, "no-export", str(error)) from None
     filename = f"parlour-{session.game.name}-{session.id}.{extension}"

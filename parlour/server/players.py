@@ -2,11 +2,12 @@
 
 The interface is one function per level::
 
-    def choose(game_name: str, position: str, seed: int) -> str
+    def choose(game: Game, position: str, seed: int) -> str
 
-given the position in the game's text encoding (FEN, PDN FEN, gnubg IDs), it returns
-a legal move as text (anything the game's ``parse_move`` reads). The server runs it in
-a :class:`concurrent.futures.ProcessPoolExecutor` and checks the answer like any
+given the game (with the optional rules it is played under) and the position in the
+game's text encoding (FEN, PDN FEN, gnubg IDs), it returns a legal move as text
+(anything the game's ``parse_move`` reads). The server runs it in a
+:class:`concurrent.futures.ProcessPoolExecutor` and checks the answer like any
 player's move.
 
 Every level of a game's engine (:meth:`Game.engine`, levels 1 to its strongest) is
@@ -32,6 +33,8 @@ from typing import Any
 from parlour.core import registry
 from parlour.core.engine import Engine
 from parlour.core.errors import ParlourError
+from parlour.core.protocol import Game
+from parlour.server import views
 
 #: Level name -> "module:function" of its chooser.
 LEVELS: dict[str, str] = {
@@ -43,7 +46,7 @@ ABOUT: dict[str, str] = {
     "random": "plays a random legal move: a stand-in until the real computer opponents come",
 }
 
-Chooser = Callable[[str, str, int], str]
+Chooser = Callable[[Game[Any], str, int], str]
 
 #: How :func:`target_of` marks a level played by the game's own engine.
 ENGINE = "engine:"
@@ -92,21 +95,27 @@ def about(game_name: str, level: str) -> str:
     return f"level {level} of {strongest}"
 
 
-def engine_move(game_name: str, position: str, seed: int, level: int) -> str:
+def game_under(game_target: str, game_name: str, rules: dict[str, Any]) -> Game[Any]:
+    """The game with its optional rules, in a worker process (which may not share
+    the server's registry: the game is registered there first if need be)."""
+    if game_name not in registry.GAMES:
+        registry.register(game_name, game_target)
+    return views.series(registry.get_game(game_name), rules).game
+
+
+def engine_move(game: Game[Any], position: str, seed: int, level: int) -> str:
     """The engine's move at ``level`` (its mistakes seeded, so a game replays)."""
-    state = registry.get_game(game_name).state_from_text(position)
-    engine = _engine(game_name)
+    state = game.state_from_text(position)
+    engine = _engine(game.name)
     if engine is None:
-        raise ParlourError(f"{game_name} has no computer opponent")
+        raise ParlourError(f"{game.name} has no computer opponent")
     move = engine.choose_move(state, level, random.Random(seed))
     return state.move_to_text(move)
 
 
-def hint(game_target: str, game_name: str, position: str) -> dict[str, Any]:
+def hint(game_target: str, game_name: str, rules: dict[str, Any], position: str) -> dict[str, Any]:
     """The engine's advice for the side to act (runs in a worker process)."""
-    if game_name not in registry.GAMES:
-        registry.register(game_name, game_target)
-    state = registry.get_game(game_name).state_from_text(position)
+    state = game_under(game_target, game_name, rules).state_from_text(position)
     engine = _engine(game_name)
     if engine is None:
         raise ParlourError(f"{game_name} has no computer opponent to give hints")
@@ -114,15 +123,14 @@ def hint(game_target: str, game_name: str, position: str) -> dict[str, Any]:
     return {"move": advice.move_text, "assessment": advice.assessment, "score": advice.score}
 
 
-def random_move(game_name: str, position: str, seed: int) -> str:
+def random_move(game: Game[Any], position: str, seed: int) -> str:
     """A legal move picked at random (level "random": a stand-in, not an engine).
 
-    >>> from parlour.core import registry
-    >>> registry.register("race", "tests.conformance.toygame:RACE")
-    >>> random_move("race", "0,0,0,3", seed=1) in ("+1", "+3")
+    >>> from tests.conformance.toygame import RACE
+    >>> random_move(RACE, "0,0,0,3", seed=1) in ("+1", "+3")
     True
     """
-    state = registry.get_game(game_name).state_from_text(position)
+    state = game.state_from_text(position)
     moves = state.legal_moves()
     if not moves:
         raise ValueError("no legal move to choose from")
@@ -150,13 +158,19 @@ def ready() -> bool:
     return True
 
 
-def think(level_target: str, game_target: str, game_name: str, position: str, seed: int) -> str:
-    """What runs in the worker process: make sure the game is known there (a fresh
-    worker may not share the server's registry), then ask the level's chooser."""
-    if game_name not in registry.GAMES:
-        registry.register(game_name, game_target)
+def think(
+    level_target: str,
+    game_target: str,
+    game_name: str,
+    rules: dict[str, Any],
+    position: str,
+    seed: int,
+) -> str:
+    """What runs in the worker process: the game under its rules, then the level's
+    chooser."""
+    game = game_under(game_target, game_name, rules)
     if level_target.startswith(ENGINE):
-        return engine_move(game_name, position, seed, int(level_target.removeprefix(ENGINE)))
+        return engine_move(game, position, seed, int(level_target.removeprefix(ENGINE)))
     module_name, _, attribute = level_target.partition(":")
     chooser: Chooser = getattr(importlib.import_module(module_name), attribute)
-    return chooser(game_name, position, seed)
+    return chooser(game, position, seed)

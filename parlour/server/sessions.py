@@ -55,6 +55,7 @@ ACTIONS: dict[str, str] = {
     "accept-draw": "draw-accept",
     "decline-draw": "draw-decline",
     "claim-draw": "claim",
+    "next-game": "next-game",
 }
 
 OPPONENTS = ("friend", "computer", "local")
@@ -94,16 +95,34 @@ def rules_error(error: ParlourError) -> ApiError:
 
 @dataclass(slots=True)
 class Play:
-    """A game's position with what the rules do not track: a pending draw offer and
-    the record of moves in the game's notation."""
+    """A game's position with what the rules do not track: a pending draw offer, the
+    record of moves in the game's notation, and, in a series of games (a backgammon
+    match), the series and its finished games."""
 
     state: State[Any]
+    series: views.Series
     version: int = 0
     draw_offer: Side | None = None
     record: list[dict[str, Any]] = field(default_factory=list)
+    #: The series' games before this one, each over (never changed again).
+    finished: tuple[State[Any], ...] = ()
 
     def copy(self) -> Play:
-        return Play(self.state.copy(), self.version, self.draw_offer, list(self.record))
+        return Play(
+            self.state.copy(),
+            self.series,
+            self.version,
+            self.draw_offer,
+            list(self.record),
+            self.finished,
+        )
+
+    def next_game(self) -> State[Any] | None:
+        """The game that follows this one in the series, when this one is over and
+        the series goes on; None otherwise."""
+        if not self.state.is_over():
+            return None
+        return self.series.next((*self.finished, self.state))
 
 
 def apply(play: Play, event: EventRow, move: Any = None) -> None:
@@ -146,6 +165,18 @@ def apply(play: Play, event: EventRow, move: Any = None) -> None:
         play.draw_offer = None
     elif kind == "claim":
         state.claim_draw()
+        play.draw_offer = None
+    elif kind == "next-game":
+        if not state.is_over():
+            raise IllegalMoveError("this game is not over yet", rule="game-not-over")
+        following = play.next_game()
+        if following is None:
+            lone = play.series.summary(()) is None
+            why = "this game is not part of a match" if lone else "the match is over"
+            raise IllegalMoveError(why, rule="no-next-game")
+        play.finished = (*play.finished, state)
+        play.state = following
+        play.record = []
         play.draw_offer = None
     elif kind != "join":
         raise ValueError(f"unknown event kind {kind!r}")
@@ -197,12 +228,13 @@ class Session:
         options: dict[str, Any],
     ) -> None:
         self.id = game_id
-        self.game = game
+        series = views.series(game, options.get("rules"))
+        self.game = series.game  # with the optional rules the game was created with
         self.seats = seats
         self.created = created
         self.options = options
         self.events: list[EventRow] = []
-        self.play = Play(game.new_state())
+        self.play = Play(series.first(), series)
         self.lock = asyncio.Lock()
         self.watchers: set[asyncio.Queue[str | None]] = set()
         self.thinking: asyncio.Task[None] | None = None
@@ -217,7 +249,15 @@ class Session:
 
     @property
     def status(self) -> str:
+        """ "over" once the game in play is over (a match waits there for a player to
+        start its next game), else "playing"."""
         return "over" if self.play.state.is_over() else "playing"
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The optional rules the game was created with (none: {})."""
+        rules: dict[str, Any] = self.options.get("rules") or {}
+        return rules
 
     def side_of(self, token: str) -> Side:
         """The seat that ``token`` holds; ApiError 401 when none."""
@@ -260,6 +300,7 @@ class Session:
             "turn": turn,
             "legal_moves": legal,
             "moves": self.play.record,
+            "series": self._series_json(),
             "draw_offer": None if self.play.draw_offer is None else int(self.play.draw_offer),
             "claimable_draw": state.claimable_draw() if outcome is None else None,
             "board": views.board(state),
@@ -288,6 +329,17 @@ class Session:
         }
         self._json = (self.version, data)
         return data
+
+    def _series_json(self) -> dict[str, Any] | None:
+        """The match so far (None for a lone game): the score counting the game in
+        play once it is over, and whether a next game may be started."""
+        play = self.play
+        done = (*play.finished, play.state) if play.state.is_over() else play.finished
+        summary = play.series.summary(done)
+        if summary is not None:
+            summary["game_number"] = len(play.finished) + 1
+            summary["next_game"] = play.next_game() is not None
+        return summary
 
     def update_message(self, events: Sequence[EventRow]) -> str:
         return json.dumps(
@@ -379,14 +431,24 @@ class Hall:
     # -- creating and joining ----------------------------------------------------------
 
     async def create(
-        self, game_name: str, opponent: str, side: int, level: str | None
+        self,
+        game_name: str,
+        opponent: str,
+        side: int,
+        level: str | None,
+        rules: dict[str, Any] | None = None,
     ) -> tuple[Session, list[dict[str, Any]], str | None]:
-        """A new game: returns the session, the creator's seat tokens and, for a
-        friend's game, the invite code for the other seat."""
+        """A new game (under the optional ``rules``, such as a backgammon match's
+        length): returns the session, the creator's seat tokens and, for a friend's
+        game, the invite code for the other seat."""
         try:
             game = registry.get_game(game_name)
         except UnknownGameError as error:
             raise ApiError(404, "unknown-game", str(error)) from None
+        try:
+            series = views.series(game, rules)
+        except ValueError as error:
+            raise ApiError(400, "bad-rules", str(error)) from None
         if opponent not in OPPONENTS:
             raise ApiError(400, "bad-request", f"opponent must be one of {', '.join(OPPONENTS)}")
         if side not in (0, 1):
@@ -413,11 +475,13 @@ class Hall:
             else:
                 invite = new_token()
                 seat_rows.append(SeatRow(int(seat_side), "human", invite_hash=hash_token(invite)))
-        play = Play(game.new_state())
+        play = Play(series.first(), series)
         events: list[EventRow] = []
         throw_dice(play, self.dice, events)
         game_id = new_game_id()
         options: dict[str, Any] = {"opponent": opponent}
+        if series.rules:
+            options["rules"] = series.rules
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
         await self._write(new)
         session = Session(
@@ -631,6 +695,7 @@ class Hall:
                 players.hint,
                 registry.GAMES[session.game.name],
                 session.game.name,
+                session.rules,
                 state.to_text(),
             )
         except ParlourError as error:
@@ -665,6 +730,7 @@ class Hall:
                     players.target_of(seat.level or "random"),
                     registry.GAMES[session.game.name],
                     session.game.name,
+                    session.rules,
                     position,
                     seed,
                 )
@@ -674,7 +740,7 @@ class Hall:
                     return  # the game moved on (a resignation, say) while it thought
                 log.error("computer move refused in game %s: %s", session.id, error.detail)
                 # A stand-in move rather than a game that waits for ever.
-                text = players.random_move(session.game.name, position, seed)
+                text = players.random_move(session.game, position, seed)
                 await self.act_as(session, seat.side, "move", version, text)
             moved = True
         except asyncio.CancelledError:

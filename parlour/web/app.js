@@ -149,6 +149,7 @@ function gameCard(game) {
   const sideSelect = h("select", { name: "side", "data-testid": `${game.name}-side` },
     game.side_names.map((name, side) => h("option", { value: side }, name)),
   );
+  const rules = game.name === "backgammon" ? backgammonRules() : null;
   const form = h("form", { class: "card", "data-game": game.name },
     h("h2", {}, game.title),
     h("p", { class: "rules-link" }, h("a", { href: `/rules/${game.name}`, target: "_blank" }, `How to play ${game.title.toLowerCase()}`)),
@@ -159,6 +160,7 @@ function gameCard(game) {
       opponent("friend", "A friend anywhere (send a link)", false),
     ),
     h("label", { class: "side" }, "Play as ", sideSelect),
+    rules ? rules.element : null,
     h("button", { type: "submit", class: "primary", "data-testid": `${game.name}-start` }, `Play ${game.title.toLowerCase()}`),
     h("p", { class: "error", role: "alert" }),
   );
@@ -167,6 +169,7 @@ function gameCard(game) {
     const choice = form.querySelector(`input[name="${id("opponent")}"]:checked`).value;
     const body = { game: game.name, opponent: choice, side: Number(sideSelect.value) };
     if (choice === "computer") body.level = levelSelect.value;
+    if (rules) body.rules = rules.read();
     try {
       const made = await api("/api/games", { method: "POST", body });
       store.addSeats(made.game.id, made.seats);
@@ -178,6 +181,52 @@ function gameCard(game) {
     }
   });
   return form;
+}
+
+// A match to N points or a money session, and the cube rules of money play (the
+// server checks them again and explains a refusal).
+function backgammonRules() {
+  const lengths = [0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25];
+  const length = h("select", { name: "match_length", "data-testid": "backgammon-match-length" },
+    lengths.map((n) => h("option", { value: n, selected: n === 0 }, n === 0 ? "money play" : `a ${n}-point match`)),
+  );
+  const check = (name, label, about) =>
+    h("label", { class: "choice", title: about },
+      h("input", { type: "checkbox", name, "data-testid": `backgammon-${name}` }), " ", label);
+  const jacoby = check("jacoby", "Jacoby rule", "gammons count single until the cube is turned");
+  const beavers = check("beavers", "Beavers", "a doubled player may redouble at once and keep the cube");
+  const automatic = h("select", { name: "automatic_doubles", "data-testid": "backgammon-automatic-doubles" },
+    [0, 1, 2, 3].map((n) => h("option", { value: n }, n === 0 ? "off" : `up to ${n}`)));
+  const cubeLimit = h("select", { name: "max_cube", "data-testid": "backgammon-max-cube" },
+    h("option", { value: "" }, "none"), h("option", { value: "64" }, "64 (a standard cube)"));
+  const money = h("div", { class: "money-rules" },
+    jacoby, beavers,
+    h("label", { class: "choice", title: "a tied opening throw doubles the stake" }, "Automatic doubles ", automatic),
+  );
+  const showMoney = () => {
+    const isMoney = length.value === "0";
+    money.hidden = !isMoney;
+    for (const input of money.querySelectorAll("input, select")) input.disabled = !isMoney;
+  };
+  length.addEventListener("change", showMoney);
+  showMoney();
+  const element = h("fieldset", { class: "rules-choice" },
+    h("legend", {}, "Rules"),
+    h("label", { class: "choice" }, "Play ", length),
+    money,
+    h("label", { class: "choice" }, "Cube limit ", cubeLimit),
+  );
+  const read = () => {
+    const rules = { match_length: Number(length.value) };
+    if (rules.match_length === 0) {
+      rules.jacoby = jacoby.querySelector("input").checked;
+      rules.beavers = beavers.querySelector("input").checked;
+      rules.automatic_doubles = Number(automatic.value);
+    }
+    if (cubeLimit.value) rules.max_cube = Number(cubeLimit.value);
+    return rules;
+  };
+  return { element, read };
 }
 
 async function joinFromLink(value) {
@@ -204,11 +253,22 @@ async function joinFromLink(value) {
 
 // -- the game page ------------------------------------------------------------------------
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 function outcomeText(game) {
   const o = game.outcome;
   if (!o) return "";
   if (o.winner === null) return `Draw by ${o.reason}.`;
-  return `${o.winner_name} wins by ${o.reason} (${o.points} point${o.points === 1 ? "" : "s"}).`;
+  let text = `${o.winner_name} wins by ${o.reason} (${plural(o.points, "point")}).`;
+  const series = game.series;
+  if (series && series.kind === "match") {
+    const [a, b] = series.points;
+    if (series.over) text += ` ${game.side_names[series.winner]} wins the match, ${Math.max(a, b)}-${Math.min(a, b)}.`;
+    else text += ` The score is ${game.side_names[0]} ${a}, ${game.side_names[1]} ${b} (match to ${series.match_length}).`;
+  } else if (series) {
+    text += ` After ${plural(series.games.length, "game")}: ${game.side_names[0]} ${series.points[0]}, ${game.side_names[1]} ${series.points[1]}.`;
+  }
+  return text;
 }
 
 function moveListItems(game) {
@@ -498,11 +558,23 @@ async function showGame(gameId) {
       h("p", { "data-testid": "cube" },
         `Cube: ${g.board.cube.value}` + (g.board.cube.owner === null ? " (in the middle)" : ` (owned by ${names[g.board.cube.owner]})`)),
     ];
-    if (g.board.match_length) {
+    const series = g.series;
+    if (series && series.kind === "match") {
+      const score = series.points;
       lines.push(h("p", { "data-testid": "score" },
-        `Match to ${g.board.match_length}: ${names[0]} ${g.board.score[0]}, ${names[1]} ${g.board.score[1]}` + (g.board.crawford ? " — Crawford game (no doubling)" : "")));
-    } else {
-      lines.push(h("p", { "data-testid": "score" }, "Money game (one game, points by the cube)"));
+        `Match to ${series.match_length}, game ${series.game_number}: ${names[0]} ${score[0]}, ${names[1]} ${score[1]}` +
+        (g.board.crawford && !g.outcome ? " — the Crawford game (no doubling)" : "")));
+    } else if (series) {
+      const rules = [series.jacoby && "Jacoby rule", series.beavers && "beavers",
+        series.automatic_doubles && `automatic doubles (up to ${series.automatic_doubles})`].filter(Boolean);
+      lines.push(h("p", { "data-testid": "score" },
+        `Money play, game ${series.game_number}: ${names[0]} ${series.points[0]}, ${names[1]} ${series.points[1]} points` +
+        (rules.length ? ` — ${rules.join(", ")}` : "")));
+    }
+    if (series && series.max_cube) lines.push(h("p", {}, `The cube goes no higher than ${series.max_cube}.`));
+    if (series && series.games.length) {
+      lines.push(h("ol", { class: "games", "data-testid": "games" },
+        series.games.map((r) => h("li", {}, `${names[r.winner]} won ${plural(r.points, "point")} (${r.reason})`))));
     }
     if (g.board.dice && g.board.phase === "play") lines.push(h("p", {}, `${names[g.board.mover]} rolled ${g.board.dice[0]}-${g.board.dice[1]}`));
     return lines;
@@ -519,6 +591,15 @@ async function showGame(gameId) {
       };
       for (const move of g.legal_moves) {
         if (words[move]) buttons.push(button(words[move], `bg-${move}`, () => act("move", move), move === "roll" || move === "take" ? "primary" : ""));
+      }
+      // Before rolling, a player may offer to resign a single game, a gammon or a
+      // backgammon; the opponent accepts (and wins that much) or declines.
+      const offers = g.legal_moves.filter((m) => m.startsWith("resign "));
+      if (offers.length) {
+        buttons.push(button("Offer to resign…", "bg-resign-offer", () =>
+          choose("Offer to resign: your opponent wins this much if they accept (times the cube).",
+            offers.map((m) => ({ label: `${m.slice(7)[0].toUpperCase()}${m.slice(8)}`, value: m, testid: `bg-${m.replace(" ", "-")}` }))),
+        ));
       }
       if (g.board.phase === "resigning") {
         const offer = [...g.moves].reverse().find((m) => m.text.startsWith("resign"));
@@ -537,6 +618,10 @@ async function showGame(gameId) {
         confirm.disabled = !state.turn.complete;
         buttons.push(confirm);
       }
+    }
+    if (g.series && g.series.next_game && mySides.length) {
+      const label = g.series.kind === "match" ? `Next game (game ${g.series.game_number + 1})` : "Play another game";
+      buttons.push(button(label, "next-game", () => act("next-game"), "primary"));
     }
     if (!g.outcome && mySides.length) {
       if (g.has_draws) {
@@ -560,7 +645,10 @@ async function showGame(gameId) {
   }
 
   function confirmResign() {
-    return window.__parlourNoConfirm || window.confirm("Resign this game?");
+    const question = state.game.game === "backgammon"
+      ? "Resign outright? You concede the whole game: a gammon or a backgammon if you have borne off no checker yet, times the cube."
+      : "Resign this game?";
+    return window.__parlourNoConfirm || window.confirm(question);
   }
 
   await loadTurn();

@@ -123,11 +123,23 @@ def test_a_money_session_with_beavers_and_automatic_doubles_reads_back() -> None
     options = CubeOptions(beavers=True, automatic_doubles=1)
     session = play_session(0, seed=4, options=options, games=6)
     text = write_mat(session, NAMES)
-    assert text.startswith(" 0 point match")
+    assert text.startswith('; [Beavers "On"]\n; [AutomaticDoubles "1"]\n 0 point match')
     assert "Beavers => " in text
     back = read_mat(text, options=options)
     assert_same_games(session, back.session)
     assert back.session.scores.points == session.scores.points
+    # The tags bring the rules back without being told them.
+    assert read_mat(text).session.game.options == options
+
+
+def test_option_tags_are_checked() -> None:
+    text = '; [CubeLimit "48"]\n 0 point match\n'
+    with pytest.raises(NotationError, match="max_cube must be a power of two"):
+        read_mat(text)
+    with pytest.raises(NotationError, match="AutomaticDoubles tag needs a whole number"):
+        read_mat('; [AutomaticDoubles "two"]\n 0 point match\n')
+    with pytest.raises(NotationError, match="for money play"):
+        read_mat('; [Jacoby "On"]\n 5 point match\n')
 
 
 def test_declined_resignations_leave_no_trace() -> None:

@@ -649,7 +649,7 @@ def test_gnubg_jacoby_bit_in_the_match_id_is_read() -> None:
         BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAI")  # other bits stay refused
 
 
-@pytest.mark.parametrize("module", ["cube", "rules", "matchfile"])
+@pytest.mark.parametrize("module", ["cube", "rules", "matchfile", "view"])
 def test_the_examples_in_the_docstrings_hold(module: str) -> None:
     imported = importlib.import_module(f"parlour.backgammon.{module}")
     failures, tried = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)

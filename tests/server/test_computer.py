@@ -3,12 +3,14 @@ other game; until the engines come, its only level is "random" (seeded)."""
 
 from __future__ import annotations
 
+import doctest
 import time
 from typing import Any
 
 import pytest
 
 from parlour.server import players
+from tests.conformance.toygame import RACE
 from tests.server import slowplayer
 from tests.server.conftest import new_table, serving
 
@@ -23,11 +25,11 @@ def wait_for(table: Any, done: Any, seconds: float) -> dict[str, Any]:
 
 
 def test_the_random_level_plays_seeded_legal_moves() -> None:
-    picks = {players.random_move("race", "3,4,1,3", seed) for seed in range(40)}
+    picks = {players.random_move(RACE, "3,4,1,3", seed) for seed in range(40)}
     assert picks == {"+1", "+3"}
-    assert players.random_move("race", "3,4,1,3", 7) == players.random_move("race", "3,4,1,3", 7)
+    assert players.random_move(RACE, "3,4,1,3", 7) == players.random_move(RACE, "3,4,1,3", 7)
     with pytest.raises(ValueError, match="no legal move"):
-        players.random_move("race", "10,0,1,-", 1)
+        players.random_move(RACE, "10,0,1,-", 1)
 
 
 def test_the_computer_answers_each_move(sqlite_url: str) -> None:
@@ -73,3 +75,8 @@ def test_a_slow_computer_delays_no_other_game(
         assert slow.game()["version"] == 1
         game = wait_for(slow, lambda g: g["version"] > 1, slowplayer.THINKING + 30)
         assert [m["side"] for m in game["moves"]][:2] == [None, 0]
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    failures, tried = doctest.testmod(players)
+    assert tried > 0 and failures == 0

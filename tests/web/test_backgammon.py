@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from tests.web.conftest import ARTIFACTS
 from tests.web.helpers import (
     backgammon_turn,
     join,
@@ -95,3 +96,87 @@ def test_two_friends_with_the_cube(two_pages: tuple[Page, Page]) -> None:
         expect(page.locator("#board [data-last]").first).to_be_attached()
     shoot(white, "backgammon-network-white")
     shoot(black, "backgammon-network-black")
+
+
+def wait_my_cube_turn(page: Page) -> None:
+    """Play on until this page's player is at the start of a turn, before rolling."""
+    board = page.locator("#board")
+    for _ in range(4):
+        wait_my_turn(page)
+        if board.get_attribute("data-phase") == "cube":
+            return
+        backgammon_turn(page)
+    raise AssertionError("never at the start of a turn")
+
+
+def offer_to_resign(page: Page, level: str) -> None:
+    before = version(page)
+    page.get_by_test_id("bg-resign-offer").click()
+    page.get_by_test_id(f"bg-resign-{level}").click()
+    wait_for_version(page, before + 2)  # the offer and the computer's answer
+
+
+def test_a_match_against_the_computer_with_resignation_offers(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("backgammon-opponent-computer").check()
+    page.get_by_test_id("backgammon-level").select_option("1")
+    page.get_by_test_id("backgammon-match-length").select_option("3")
+    # The cube rules of money play are not offered for a match.
+    expect(page.get_by_test_id("backgammon-jacoby")).to_be_hidden()
+    page.get_by_test_id("backgammon-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    expect(page.get_by_test_id("score")).to_contain_text("Match to 3, game 1: White 0, Black 0")
+
+    # A single game offered at the start: the computer takes the point.
+    wait_my_cube_turn(page)
+    offer_to_resign(page, "single")
+    ending = page.get_by_test_id("ending")
+    expect(ending).to_contain_text("Black wins by resignation (single game accepted) (1 point)")
+    expect(ending).to_contain_text("The score is White 0, Black 1 (match to 3)")
+    expect(page.get_by_test_id("games")).to_contain_text("Black won 1 point")
+
+    # The next game starts from its opening throw, with the score carried.
+    page.get_by_test_id("next-game").click()
+    expect(page.get_by_test_id("score")).to_contain_text("Match to 3, game 2: White 0, Black 1")
+    expect(ending).to_be_hidden()
+    wait_my_cube_turn(page)
+    offer_to_resign(page, "backgammon")
+    expect(ending).to_contain_text("Black wins the match, 4-0")
+    expect(page.get_by_test_id("next-game")).to_have_count(0)
+    shoot(page, "backgammon-match-over")
+    with page.expect_download() as download:
+        page.get_by_test_id("download").click()
+    saved = ARTIFACTS / "backgammon-match.mat"
+    download.value.save_as(saved)
+    text = saved.read_text()
+    assert text.startswith(" 3 point match") and text.count(" Game ") == 2
+    assert "Wins 3 points and the match" in text
+
+
+def test_a_money_session_with_beavers_at_one_screen(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("backgammon-opponent-local").check()
+    page.get_by_test_id("backgammon-beavers").check()
+    page.get_by_test_id("backgammon-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    expect(page.get_by_test_id("score")).to_contain_text("Money play, game 1")
+    expect(page.get_by_test_id("score")).to_contain_text("beavers")
+    wait_my_cube_turn(page)
+    doubler = page.locator("#board").get_attribute("data-turn")
+    before = version(page)
+    page.get_by_test_id("bg-double").click()
+    wait_for_version(page, before + 1)
+    page.get_by_test_id("bg-beaver").click()
+    wait_for_version(page, before + 2)
+    expect(page.get_by_test_id("message")).to_contain_text("Your double was beavered")
+    page.get_by_test_id("bg-drop").click()
+    wait_for_version(page, before + 3)
+    names = ["White", "Black"]
+    assert doubler is not None
+    expect(page.get_by_test_id("ending")).to_contain_text(
+        f"{names[1 - int(doubler)]} wins by beaver refused (2 points)"
+    )
+    page.get_by_test_id("next-game").click()
+    expect(page.get_by_test_id("score")).to_contain_text("Money play, game 2")
