@@ -106,3 +106,23 @@ def two_pages(browser: Browser, server: str) -> Iterator[tuple[Page, Page]]:
     for made in (first, second):
         assert made.js_errors == []  # type: ignore[attr-defined]
         made.context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser, server: str) -> Iterator[Page]:
+    """A phone: a narrow touch screen (390 x 844 CSS pixels, three device pixels
+    each), tapped rather than clicked."""
+    context = browser.new_context(
+        base_url=server,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=3,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(TIMEOUT)
+    made = context.new_page()
+    errors: list[str] = []
+    made.on("pageerror", lambda error: errors.append(str(error)))
+    yield made
+    assert errors == []
+    context.close()
