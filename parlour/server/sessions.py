@@ -249,8 +249,8 @@ class Session:
 
     @property
     def status(self) -> str:
-        """ "over" once the game in play is over (a match waits there for a player to
-        start its next game), else "playing"."""
+        """The game's status, "over" once the game in play is over (a match waits
+        there for a player to start its next game), else "playing"."""
         return "over" if self.play.state.is_over() else "playing"
 
     @property
