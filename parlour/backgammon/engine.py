@@ -27,6 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from parlour.backgammon.board import Play, Position, legal_plays
+from parlour.backgammon.cube import effective_win
 from parlour.backgammon.equity import (
     Chances,
     CubeDecision,
@@ -216,7 +217,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
         cube = state.cube
         if state.money:
             owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
-            return level >= money_equity(chances, owner)
+            if state.options.jacoby and cube.centred:
+                chances = chances.single_only()  # a gammon would count single
+            offered = effective_win(level, cube, state.options, money=True)
+            return offered >= money_equity(chances, owner)
         away = state.match_length - state.score[receiver]
         opponent_away = state.match_length - state.score[receiver.other]
         post = self._post_crawford(state)

@@ -12,9 +12,12 @@ those points gives each side's take point:
     opponent's take point  t_o = a (1 - b) / (1 - a b)
     my take point          t_m = b (1 - a) / (1 - a b)
 
-(with W = L = 1 both are 20 %, the classic live-cube take point). A real cube is
-neither dead nor fully live: as Janowski proposed, the cubeful equity is a blend,
-``x * live + (1 - x) * dead``, with a cube efficiency ``x`` of about two thirds.
+(with W = L = 1 both are 20 %, the classic live-cube take point). Past my cash point
+I may also keep the cube and play on for a gammon: a position *too good to double*
+is worth its dead-cube equity when that is more than the point a double would cash.
+A real cube is neither dead nor fully live: as Janowski proposed, the cubeful equity
+is a blend, ``x * live + (1 - x) * dead``, with a cube efficiency ``x`` of about two
+thirds.
 
 **Match play.** Equity becomes the chance to win the match. The match equity table
 here is our own, computed by dynamic programming from a simple model of a game
@@ -111,15 +114,17 @@ def money_equity(chances: Chances, owner: str, efficiency: float = CUBE_EFFICIEN
     dead = p * (w + loss) - loss
     mine, theirs = take_points(chances)
     cash = 1 - theirs  # where I double the opponent out
+    # Past the cash point the cube's holder cashes, or plays on if that is worth more.
+    cashed = max(1.0, dead)
     if owner == "me":
-        live = 1.0 if p >= cash else -loss + p * (1 + loss) / cash
+        live = cashed if p >= cash else -loss + p * (1 + loss) / cash
     elif owner == "opponent":
         live = -1.0 if p <= mine else -1 + (p - mine) * (w + 1) / (1 - mine)
     else:
         if p <= mine:
             live = -1.0
         elif p >= cash:
-            live = 1.0
+            live = cashed
         else:
             live = -1 + 2 * (p - mine) / (cash - mine)
     return efficiency * live + (1 - efficiency) * dead

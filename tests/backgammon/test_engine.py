@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from parlour.backgammon.board import Position
+from parlour.backgammon.cube import CubeOptions
 from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.equity import (
     Chances,
@@ -21,7 +22,7 @@ from parlour.backgammon.equity import (
 )
 from parlour.backgammon.network import INPUTS, Network, encode, equity, flip, shipped_network
 from parlour.backgammon.notation import position_id
-from parlour.backgammon.rules import BACKGAMMON, Action, Phase
+from parlour.backgammon.rules import BACKGAMMON, Action, BackgammonGame, Phase
 from parlour.backgammon.train import Trainer, choose_play
 from parlour.core.dice import Dice
 from parlour.core.protocol import CHANCE
@@ -255,3 +256,49 @@ def test_the_game_offers_its_engine_and_cube_advice_in_hints() -> None:
     hint = engine.hint(state)
     assert hint.move == Action.DOUBLE and hint.move_text == "double"
     assert "cube: double, pass" in hint.assessment
+
+
+def test_a_position_too_good_to_double_is_played_on_for_the_gammon() -> None:
+    crushing = Chances(0.97, 0.80, 0.05, 0.0, 0.0)
+    assert money_equity(crushing, "centred") == pytest.approx(crushing.equity)
+    assert money_equity(crushing, "me") > 1.5
+    decision = money_cube_decision(crushing, cube_centred=True)
+    assert decision.words() == "no double, pass"  # too good: the opponent would pass
+    # Without gammons the same winning chances are worth a point at most (a cash).
+    assert 0.95 < money_equity(no_gammons(0.97), "centred") <= 1.0
+
+
+class FixedChances(Network):
+    """A stand-in network that judges every position the same: the mover's five
+    probabilities are ``row``."""
+
+    def __init__(self, row: tuple[float, float, float, float, float]) -> None:
+        self.row = np.array(row)
+
+    def probabilities(self, positions: object) -> np.ndarray:  # type: ignore[override]
+        return np.tile(self.row, (len(positions), 1))  # type: ignore[arg-type]
+
+
+def resignation_answer(engine: BackgammonEngine, level: str, jacoby: bool = False) -> Action:
+    game = BackgammonGame(CubeOptions(jacoby=jacoby))
+    state = game.state_from_text("4HPwATDgc/ABMA")  # the start, a side about to roll
+    state.play(f"resign {level}")
+    answer = engine.choose_move(state, 5, random.Random(0))
+    assert isinstance(answer, Action)
+    return answer
+
+
+def test_resignations_are_answered_by_what_playing_on_is_worth() -> None:
+    # The resigner wins 3 % and loses a gammon 80 % of the time (a backgammon 5 %).
+    gammonish = BackgammonEngine(FixedChances((0.03, 0.0, 0.0, 0.80, 0.05)))
+    assert resignation_answer(gammonish, "single") is Action.DECLINE
+    assert resignation_answer(gammonish, "gammon") is Action.ACCEPT
+    assert resignation_answer(gammonish, "backgammon") is Action.ACCEPT
+    # Under the Jacoby rule, with the cube in the middle, the gammon would count single.
+    assert resignation_answer(gammonish, "single", jacoby=True) is Action.ACCEPT
+    # With no gammon in sight a single game is all there is to win.
+    plain = BackgammonEngine(FixedChances((0.03, 0.0, 0.0, 0.0, 0.0)))
+    assert resignation_answer(plain, "single") is Action.ACCEPT
+    # An even game is worth less than a point to either side: any offer is taken.
+    even = BackgammonEngine(FixedChances((0.5, 0.15, 0.01, 0.15, 0.01)))
+    assert resignation_answer(even, "single") is Action.ACCEPT
