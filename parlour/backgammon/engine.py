@@ -219,8 +219,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
             owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
             if state.options.jacoby and cube.centred:
                 chances = chances.single_only()  # a gammon would count single
-            offered = effective_win(level, cube, state.options, money=True)
-            return offered >= money_equity(chances, owner)
+            points = effective_win(level, cube, state.options, money=True)
+            return points >= money_equity(chances, owner)
         away = state.match_length - state.score[receiver]
         opponent_away = state.match_length - state.score[receiver.other]
         post = self._post_crawford(state)
