@@ -386,8 +386,10 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
             return _plays_doubles_bearing_off(mover, opponent, high)
         if outside >= 2:
             plays = _plays_two_dice_open(mover, opponent, high, low)
-            if plays:
-                return plays, high + low
+        else:
+            plays = _plays_two_dice_last_coming_home(mover, opponent, high, low)
+        if plays:
+            return plays, high + low
     # No play uses both dice: try each die alone, and both orders, on the board.
     board, blocks = _lists(position)
     return _plays_two_dice(board, blocks, high, low)
@@ -708,6 +710,42 @@ def _plays_two_dice_open(
                 plays.append((moves_low[start], moves_high[start - low]))
         elif via_low < 2:
             plays.append((moves_low[start], moves_high[start - low]))
+    return plays
+
+
+def _plays_two_dice_last_coming_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play]:
+    """The plays that use both dice when exactly one checker is outside home and none
+    is on the bar. Those that bear nothing off are the plays of an open position
+    (:func:`_plays_two_dice_open`). To bear off, that checker must first come home
+    with one die; the other die then bears off from its own point, or from the
+    highest point if it is higher than every checker."""
+    plays = _plays_two_dice_open(mover, opponent, high, low)
+    outsider = 24
+    while not mover[outsider - 1]:
+        outsider -= 1
+    highest_home = 6
+    while highest_home and not mover[highest_home - 1]:
+        highest_home -= 1
+    gone_off_without_hit = False
+    for first, second in ((high, low), (low, high)):
+        point = outsider - first
+        if point > 6 or opponent[24 - point] > 1:
+            continue
+        come_home = _BY_DIE[first][outsider]
+        if second == point or (second > point and highest_home <= point):
+            # The checker just come home goes on and off (or one beside it, the same).
+            # Through either point it is one play, unless a blot was hit on the way.
+            if not opponent[24 - point]:
+                if gone_off_without_hit:
+                    continue
+                gone_off_without_hit = True
+            plays.append((come_home, _OFF_MOVES[point]))
+        elif mover[second - 1]:
+            plays.append((come_home, _OFF_MOVES[second]))
+        elif second > highest_home > point:
+            plays.append((come_home, _OFF_MOVES[highest_home]))
     return plays
 
 
