@@ -44,7 +44,8 @@ def games(seed: int, *, gnubg_plays: bool) -> Iterator[Position]:
                 board = [list(position.opponent), list(position.mover)]
                 play = tuple(CheckerMove(a, b) for a, b in gnubg_nn.best_move(board, *dice))
             else:
-                plays = legal_plays(position, dice)
+                # Sorted, so that the positions do not hang on the order of the list.
+                plays = sorted(legal_plays(position, dice))
                 play = rng.choice(plays) if plays else ()
             position = position.apply(play)
             if not position.win_kind():

@@ -318,52 +318,6 @@ def _plays_two_dice(
     return [(_move(code),) for die, code in single.values() if die == best], best
 
 
-def _plays_doubles(board: list[int], blocks: list[int], die: int) -> tuple[list[Play], int]:
-    """Every distinct legal play of a double with nothing on the bar. Moves are made
-    from non-increasing points, so each set of checker moves is reached once (and so
-    is each position); that order is also the one that lets most checkers bear off.
-    No move changes which points are open (a hit only takes a blot)."""
-    found: list[list[Play]] = [[], [], [], [], []]
-    moves = _BY_DIE[die]
-
-    def walk(top: int, highest: int, outside: int, made: Play) -> None:
-        leaf = True
-        if len(made) < 4:
-            for start in range(min(top, highest), 0, -1):
-                if not board[start]:
-                    continue
-                if start > die:
-                    end = start - die
-                    if blocks[end] > 1:
-                        continue
-                    move = moves[start]
-                elif outside or (start != die and start != highest):
-                    continue
-                else:
-                    end = 0
-                    move = _OFF_MOVES[start]
-                leaf = False
-                board[start] -= 1
-                board[end] += 1
-                walk(
-                    start,
-                    highest if board[highest] else _highest(board, highest),
-                    outside - (start > 6 >= end),
-                    (*made, move),
-                )
-                board[end] -= 1
-                board[start] += 1
-        if leaf:
-            found[len(made)].append(made)
-
-    highest = _highest(board, 24)
-    walk(highest, highest, sum(board[7:25]), ())
-    for used in (4, 3, 2, 1):
-        if found[used]:
-            return found[used], used * die
-    return [], 0
-
-
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     """The two dice, or :class:`NotationError` saying what is wrong with them."""
     try:
@@ -424,16 +378,20 @@ def _generate(position: Position, dice: tuple[int, int]) -> tuple[list[Play], in
             if exact is not None:
                 return exact, high + low
             return _plays_two_dice_home(mover, opponent, high, low)
-        if high != low:
-            if outside >= 2:
-                plays = _plays_two_dice_open(mover, opponent, high, low)
-                if plays:
-                    return plays, high + low
-        elif outside >= 4:
-            return _plays_doubles_open(mover, opponent, high)
+        if high == low:
+            # Four moves cannot bear off if the checkers outside need them all to
+            # come home.
+            if outside >= 4 or _moves_to_come_home(mover, high) >= 4:
+                return _plays_doubles_open(mover, opponent, high)
+            return _plays_doubles_bearing_off(mover, opponent, high)
+        if outside >= 2:
+            plays = _plays_two_dice_open(mover, opponent, high, low)
+        else:
+            plays = _plays_two_dice_last_coming_home(mover, opponent, high, low)
+        if plays:
+            return plays, high + low
+    # No play uses both dice: try each die alone, and both orders, on the board.
     board, blocks = _lists(position)
-    if high == low:
-        return _plays_doubles(board, blocks, high)
     return _plays_two_dice(board, blocks, high, low)
 
 
@@ -755,6 +713,42 @@ def _plays_two_dice_open(
     return plays
 
 
+def _plays_two_dice_last_coming_home(
+    mover: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int
+) -> list[Play]:
+    """The plays that use both dice when exactly one checker is outside home and none
+    is on the bar. Those that bear nothing off are the plays of an open position
+    (:func:`_plays_two_dice_open`). To bear off, that checker must first come home
+    with one die; the other die then bears off from its own point, or from the
+    highest point if it is higher than every checker."""
+    plays = _plays_two_dice_open(mover, opponent, high, low)
+    outsider = 24
+    while not mover[outsider - 1]:
+        outsider -= 1
+    highest_home = 6
+    while highest_home and not mover[highest_home - 1]:
+        highest_home -= 1
+    gone_off_without_hit = False
+    for first, second in ((high, low), (low, high)):
+        point = outsider - first
+        if point > 6 or opponent[24 - point] > 1:
+            continue
+        come_home = _BY_DIE[first][outsider]
+        if second == point or (second > point and highest_home <= point):
+            # The checker just come home goes on and off (or one beside it, the same).
+            # Through either point it is one play, unless a blot was hit on the way.
+            if not opponent[24 - point]:
+                if gone_off_without_hit:
+                    continue
+                gone_off_without_hit = True
+            plays.append((come_home, _OFF_MOVES[point]))
+        elif mover[second - 1]:
+            plays.append((come_home, _OFF_MOVES[second]))
+        elif second > highest_home > point:
+            plays.append((come_home, _OFF_MOVES[highest_home]))
+    return plays
+
+
 def _plays_doubles_entering(
     mover: tuple[int, ...], opponent: tuple[int, ...], die: int
 ) -> tuple[list[Play], int]:
@@ -874,6 +868,119 @@ def _plays_doubles_open(
             found[1].append((move_a,))
         board[a - die] -= 1
         board[a] += 1
+    for used in (4, 3, 2, 1):
+        if found[used]:
+            return found[used], used * die
+    return [], 0
+
+
+#: _OFF_RUNS[point][n]: ``n`` checkers borne off from ``point``, as moves.
+_OFF_RUNS = [tuple((_OFF_MOVES[point],) * n for n in range(5)) for point in range(7)]
+
+
+def _bear_offs(board: list[int], die: int, left: int) -> Play:
+    """The bear-offs that ``left`` more moves of ``die`` make, with every checker home
+    and moves from points above the die already made: from the die's own point while a
+    higher one is occupied, otherwise from the highest point down. Forced, so one way."""
+    highest = 6
+    while highest and not board[highest]:
+        highest -= 1
+    if highest > die:
+        return _OFF_RUNS[die][min(board[die], left)]
+    taken: Play = ()
+    for point in range(highest, 0, -1):
+        count = board[point]
+        if count >= left:
+            return taken + _OFF_RUNS[point][left]
+        taken += _OFF_RUNS[point][count]
+        left -= count
+    return taken
+
+
+def _moves_to_come_home(mover: tuple[int, ...], die: int) -> int:
+    """How many moves of ``die`` the checkers outside home need to come home, at least."""
+    return sum(
+        -(-(point - 6) // die) * mover[point - 1] for point in range(7, 25) if mover[point - 1]
+    )
+
+
+def _plays_doubles_bearing_off(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """The plays of a double with nothing on the bar and fewer than four checkers
+    outside home, so that bearing off may start during the turn. Made in order of
+    non-increasing starting points, a play is some moves from points above the die
+    (which do not change which points are open), then bear-offs, which can begin only
+    once every checker is home and are then forced (:func:`_bear_offs`)."""
+    open_from = []
+    usable = [False] * (26 + die)
+    for point in range(24, die, -1):
+        if opponent[24 - point + die] < 2 and (mover[point - 1] or usable[point + die]):
+            usable[point] = True
+            open_from.append(point)
+    board = [0, *mover]
+    moves = _BY_DIE[die]
+    count = len(open_from)
+    found: list[list[Play]] = [[], [], [], [], []]
+
+    def walk(first: int, made: Play, outside: int) -> None:
+        left = 4 - len(made)
+        leaf = True
+        if left == 2 and outside > 1:
+            # Nothing can be borne off in the last two moves: list them as in an
+            # open position (see _plays_doubles_open).
+            ready = [point for point in open_from[first:] if board[point]]
+            fours = found[4]
+            fours += [
+                (*made, moves[c], moves[d])
+                for index, c in enumerate(ready)
+                for d in (ready[index:] if board[c] > 1 else ready[index + 1 :])
+            ]
+            fours += [
+                (*made, moves[c], moves[c - die])
+                for c in ready
+                if usable[c - die] and not board[c - die]
+            ]
+            if not fours and ready:
+                c = ready[-1]
+                if board[c] == 1 and not usable[c - die]:
+                    found[3].append((*made, moves[c]))
+            if not ready:
+                found[2].append(made)
+            return
+        for index in range(first, count):
+            start = open_from[index]
+            if not board[start]:
+                continue
+            leaf = False
+            end = start - die
+            board[start] -= 1
+            board[end] += 1
+            now = (*made, moves[start])
+            home = start > 6 >= end
+            if left > 2:
+                walk(index, now, outside - home)
+            else:
+                # The last move, listed without being made.
+                last = [(*now, moves[point]) for point in open_from[index:] if board[point]]
+                taken = _bear_offs(board, die, 1) if outside == home else ()
+                if taken:
+                    last.append(now + taken)
+                if last:
+                    found[4] += last
+                else:
+                    found[3].append(now)
+            board[end] -= 1
+            board[start] += 1
+        if left and not outside:
+            taken = _bear_offs(board, die, left)
+            if taken:
+                found[len(made) + len(taken)].append(made + taken)
+                return
+        if leaf:
+            found[len(made)].append(made)
+
+    walk(0, (), sum(mover[6:24]))
     for used in (4, 3, 2, 1):
         if found[used]:
             return found[used], used * die
