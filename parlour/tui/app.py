@@ -39,6 +39,8 @@ HELP_TEXT = """\
     checkers    11-15, 22x15, 15x24x31
     backgammon  8/5 6/5, bar/22, 6/off; roll, double, take, drop, beaver
   Or click a piece, then one of the marked squares it may go to.
+  Chess: a pawn clicked onto the last rank asks which piece it becomes
+  (q, r, b or n; Escape puts it back).
   Checkers: a multi-jump is made by clicking its landing squares in turn
   (or just the last one when only one jump ends there).
   Backgammon: click a checker to move it by the higher die (right-click:
