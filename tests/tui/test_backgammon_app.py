@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from parlour.backgammon.cube import CubeOptions
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
 from parlour.core.registry import get_game
@@ -97,6 +98,29 @@ def test_cube_choices_and_match_score(tmp_path: Path) -> None:
     mat = (tmp_path / "parlour-backgammon.mat").read_text()
     assert mat.startswith(" 3 point match")
     assert "Doubles => 2" in mat and "Drops" in mat
+
+
+def test_the_cube_rules_in_play_are_shown_and_played() -> None:
+    rules = CubeOptions(jacoby=True, beavers=True, max_cube=64)
+    app: Any = make_app("backgammon", opponent="human", seed=5, cube_rules=rules)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Rules: Jacoby, beavers, cube up to 64" in str(app.query_one("#info").render())
+        await play_turn_by_clicks(pilot)
+        await pilot.click("#act-double")
+        await pilot.pause()
+        assert labels(app) == ["Take", "Drop", "Beaver"]
+
+    drive(app, script)
+
+
+def test_no_rules_line_when_every_cube_rule_is_off() -> None:
+    app: Any = make_app("backgammon", opponent="human", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Rules:" not in str(app.query_one("#info").render())
+
+    drive(app, script)
 
 
 def test_illegal_play_explained_undo_in_turn_never_a_throw(tmp_path: Path) -> None:
