@@ -7,7 +7,8 @@ A turn is made a checker at a time with :class:`TurnBuilder`: a click on a point
 (or the bar) moves one of its checkers by the higher die that can be played from
 there, a right-click by the lower one; F3 takes the last checker back; Enter (or
 the Confirm button) plays the turn. A whole play may also be typed: ``8/5 6/5``.
-Cube decisions are buttons: roll or double; take, drop or beaver.
+Cube decisions are buttons: roll or double; take, drop or beaver. F7 offers to
+resign a single game, a gammon or a backgammon (see the app for when it is made).
 
 """
 
@@ -31,6 +32,7 @@ from parlour.backgammon.rules import (
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import CHANCE, Side, State
 from parlour.tui.board import Board, Cell
+from parlour.tui.choice import Choice
 from parlour.tui.games import GameUI
 from parlour.tui.session import Session
 
@@ -564,5 +566,10 @@ def game_ui() -> GameUI:
         next_game=next_game,
         details=details,
         resign_is_move=True,
+        resign_choices=[
+            Choice("s", "Single game", "resign single"),
+            Choice("g", "Gammon", "resign gammon"),
+            Choice("b", "Backgammon", "resign backgammon"),
+        ],
         bottom_side=None,
     )

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from parlour.core.protocol import Side
 from parlour.tui.app import ParlourApp
 from parlour.tui.choice import ChoiceScreen
 from parlour.tui.session import Session
@@ -98,8 +99,8 @@ def test_flip_undo_and_resume(tmp_path: Path) -> None:
 PROMOTION = "1r6/P6k/8/8/8/8/8/K7 w - - 0 1"
 
 
-def promotion_choices(app: ParlourApp) -> list[str]:
-    """The buttons of the promotion question on top of the board."""
+def choices(app: ParlourApp) -> list[str]:
+    """The buttons of the question on top of the board."""
     return [str(button.label) for button in app.screen.query("Button")]
 
 
@@ -111,7 +112,7 @@ def test_under_promotion_to_a_knight_by_clicks() -> None:
         await pilot.click("#sq-b8")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        assert promotion_choices(app) == ["Queen (q)", "Rook (r)", "Bishop (b)", "Knight (n)"]
+        assert choices(app) == ["Queen (q)", "Rook (r)", "Bishop (b)", "Knight (n)"]
         assert app.session.texts == [], "nothing is played before the piece is chosen"
         screenshot(app, "chess-promotion")
         await pilot.click("#choice-n")
@@ -156,5 +157,24 @@ def test_a_cancelled_promotion_changes_nothing() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert app.session.texts == ["a8=Q"]
+
+    drive(app, script)
+
+
+def test_f7_resigns_after_asking() -> None:
+    app = make_app("chess", opponent="computer", level=1, side=Side.SECOND)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot)  # the computer, White, opens
+        await pilot.press("f7")
+        await pilot.pause()
+        assert choices(app) == ["Resign the game (r)"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.session.state.is_over()
+        await pilot.press("f7")
+        await pilot.press("r")
+        await pilot.pause()
+        assert status(app) == "White wins: resignation (1 point)."
 
     drive(app, script)
