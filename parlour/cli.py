@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from parlour import __version__
+from parlour.backgammon.cube import CUBE_CEILING, CubeOptions
 from parlour.core.errors import ParlourError
 from parlour.core.registry import PLANNED, game_names, get_game
 
@@ -24,6 +25,11 @@ EXIT_USAGE = 2
 
 class CommandError(Exception):
     """An error to report on stderr as ``parlour: message`` and exit non-zero."""
+
+
+class UsageError(CommandError):
+    """Options that do not go together: reported as argparse reports its own
+    mistakes, under the command's usage line, with exit status 2."""
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -73,13 +79,95 @@ def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _count(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a count: give 0 or more")
+    return value
+
+
+def _cube_value(text: str) -> int:
+    """An argparse type: a value the doubling cube can show."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1 or value & (value - 1) or value > CUBE_CEILING:
+        raise argparse.ArgumentTypeError(
+            f"{value} is not a cube value: give a power of two from 1 to {CUBE_CEILING}"
+        )
+    return value
+
+
+def _cube_rules(args: argparse.Namespace, game_name: str) -> CubeOptions:
+    """The optional backgammon cube rules asked for, checked against the game and
+    the other options (UsageError naming the options that do not go together)."""
+    given = [
+        flag
+        for flag, on in (
+            ("--jacoby", args.jacoby),
+            ("--beavers", args.beavers),
+            ("--automatic-doubles", args.automatic_doubles is not None),
+            ("--max-cube", args.max_cube is not None),
+        )
+        if on
+    ]
+    if not given:
+        return CubeOptions()
+    if game_name != "backgammon":
+        raise UsageError(f"{_named(given)} {_is(given)} for backgammon, not {game_name}")
+    if args.resume is not None:
+        raise UsageError(
+            f"a resumed game keeps the rules it was started with: leave out {_named(given)}"
+        )
+    rules = CubeOptions(
+        jacoby=args.jacoby,
+        beavers=args.beavers,
+        automatic_doubles=args.automatic_doubles or 0,
+        max_cube=args.max_cube,
+    )
+    money_only = [
+        flag
+        for flag, on in (
+            ("--jacoby", rules.jacoby),
+            ("--beavers", rules.beavers),
+            ("--automatic-doubles", rules.automatic_doubles > 0),
+        )
+        if on
+    ]
+    if args.match and money_only:
+        raise UsageError(
+            f"{_named(money_only)} {_is(money_only)} for money play, not a match: "
+            "leave out --match or the money-play rules"
+        )
+    return rules
+
+
+def _named(flags: list[str]) -> str:
+    """``--jacoby``, ``--jacoby and --beavers``, ``--a, --b and --c``."""
+    return flags[0] if len(flags) == 1 else f"{', '.join(flags[:-1])} and {flags[-1]}"
+
+
+def _is(flags: list[str]) -> str:
+    return "is" if len(flags) == 1 else "are"
+
+
 def _play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
+    cube_rules = _cube_rules(args, game.name)
     if args.plain:
         if args.resume is not None:
             raise CommandError("--resume is for the full-screen app; leave out --plain")
         from parlour.lineplay import play_in_terminal
 
+        if cube_rules != CubeOptions():  # backgammon, by the cube rules asked for
+            from parlour.backgammon.rules import BackgammonGame
+
+            game = BackgammonGame(cube_rules)
         return play_in_terminal(game, position=args.position, seed=args.seed)
     from pathlib import Path
 
@@ -106,6 +194,7 @@ def _play(args: argparse.Namespace) -> int:
         side=Side.FIRST if args.side == "first" else Side.SECOND,
         seed=args.seed,
         match_length=args.match,
+        cube_rules=cube_rules,
     )
     try:
         session = Session(game, options, start=args.position)
@@ -184,10 +273,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--resume", metavar="FILE", help="resume a game saved from the app")
     play.add_argument("--plain", action="store_true", help="line-by-line play, no full screen")
-    play.add_argument("--match", type=int, default=0, help="backgammon: a match to N points")
+    play.add_argument(
+        "--match", type=int, default=0, metavar="N", help="backgammon: a match to N points"
+    )
+    play.add_argument(
+        "--jacoby",
+        action="store_true",
+        help="backgammon, money play: a gammon or backgammon counts single while nobody "
+        "has doubled (the Jacoby rule)",
+    )
+    play.add_argument(
+        "--beavers",
+        action="store_true",
+        help="backgammon, money play: a doubled player may beaver, redoubling at once "
+        "and keeping the cube",
+    )
+    play.add_argument(
+        "--automatic-doubles",
+        type=_count,
+        metavar="N",
+        help="backgammon, money play: each tied opening throw doubles the stake, up to "
+        "N times a game",
+    )
+    play.add_argument(
+        "--max-cube",
+        type=_cube_value,
+        metavar="N",
+        help=f"backgammon: the cube goes no higher than N, a power of two up to "
+        f"{CUBE_CEILING} (a standard cube stops at 64)",
+    )
     play.add_argument("--position", help="start from this position instead of the usual start")
     play.add_argument("--seed", type=int, help="seed the dice, to replay the same throws")
-    play.set_defaults(run=_play)
+    play.set_defaults(run=_play, command_parser=play)
 
     serve = commands.add_parser(
         "serve",
@@ -223,6 +340,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)
+    except UsageError as error:
+        command_parser: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        command_parser.error(str(error))  # prints the usage line; exits with status 2
     except (ParlourError, CommandError) as error:
         print(f"parlour: {error}", file=sys.stderr)
         return EXIT_ERROR

@@ -27,6 +27,7 @@ from textual.widgets import Button, Footer, Input, Static
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
 from parlour.tui.board import Board
+from parlour.tui.choice import Choice, ChoiceScreen
 from parlour.tui.games import GameUI, game_ui, side_to_act
 from parlour.tui.session import Session
 
@@ -39,6 +40,8 @@ HELP_TEXT = """\
     checkers    11-15, 22x15, 15x24x31
     backgammon  8/5 6/5, bar/22, 6/off; roll, double, take, drop, beaver
   Or click a piece, then one of the marked squares it may go to.
+  Chess: a pawn clicked onto the last rank asks which piece it becomes
+  (q, r, b or n; Escape puts it back).
   Checkers: a multi-jump is made by clicking its landing squares in turn
   (or just the last one when only one jump ends there).
   Backgammon: click a checker to move it by the higher die (right-click:
@@ -48,6 +51,7 @@ HELP_TEXT = """\
   F1        this help          F2   a hint from the computer
   F3        undo               F4   flip the board
   F5        save the game      F6   export (PGN, PDN or .mat)
+  F7        resign (backgammon: choose a single game, gammon or backgammon)
   Ctrl+Q    quit
 
 [b]Commands typed in the move line[/b]
@@ -56,7 +60,9 @@ HELP_TEXT = """\
                    parlour play GAME --resume FILE)
   export \\[FILE]    write the game in its notation file format
   resign           resign the game (backgammon: an offer, "resign single",
-                   "resign gammon" or "resign backgammon", to accept or decline)
+                   "resign gammon" or "resign backgammon", to accept or decline;
+                   asked for once the dice are thrown for you, it is made at the
+                   start of your next turn, in place of the roll)
   draw             agree a draw (two players at one keyboard)
   claim            claim a draw the rules allow (repetition, 40/50-move rule)
   next             start the next game of a backgammon match
@@ -67,6 +73,9 @@ Press Escape to close this help.
 
 #: Terminal width and height under which the boards are drawn small.
 COMPACT_BELOW = (100, 36)
+
+#: The answer to F7 that takes back a resignation held for the next turn.
+WITHDRAW = "withdraw"
 
 
 class HelpScreen(ModalScreen[None]):
@@ -134,6 +143,7 @@ class ParlourApp(App[None]):
         Binding("f4", "flip", "Flip", priority=True),
         Binding("f5", "save", "Save", priority=True),
         Binding("f6", "export", "Export", priority=True),
+        Binding("f7", "resign", "Resign", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -154,6 +164,9 @@ class ParlourApp(App[None]):
         #: late answer is dropped.
         self.generation = 0
         self.thinking = False
+        #: A resignation asked for when the rules did not allow it yet: (the side
+        #: resigning, the move's text), made at the start of that side's next turn.
+        self.held_resignation: tuple[Side, str] | None = None
         self.status_text = ""
         self.status_error = False
         # The person playing the computer sits at the bottom of the board.
@@ -220,12 +233,15 @@ class ParlourApp(App[None]):
                 self.say(f"Dice: {throws[-1]}", keep=True)
             if session.state.is_over() or session.computer_to_move():
                 break
+            if self.offer_held_resignation():
+                continue
             forced = self.ui.automatic(session)
             if forced is None:
                 break
             session.play_text(forced)
         outcome = session.state.outcome()
         if outcome is not None:
+            self.held_resignation = None
             message = session.announce(outcome)
             if self.ui.next_game(session) is not None:
                 message += " Type 'next' (or press the Next game button) for the next game."
@@ -267,6 +283,9 @@ class ParlourApp(App[None]):
         last = self.ui.last_move(session)
         if last is not None:
             lines.append(f"Last move: [b]{last}[/b]")
+        if self.held_resignation is not None:
+            side, text = self.held_resignation
+            lines.append(f"Held: {session.game.side_name(side)} will offer '{text}'")
         outcome = session.state.outcome()
         if outcome is not None:
             lines.append(f"[b]{session.announce(outcome)}[/b]")
@@ -381,6 +400,8 @@ class ParlourApp(App[None]):
                 await self.play(confirmed)
         elif word == "resign" and not self.ui.resign_is_move:
             await self.declare("resign")
+        elif word == "resign" and f"resign {rest.lower()}" in self.resign_offers():
+            await self.offer_resignation(f"resign {rest.lower()}")
         elif word in ("draw", "claim"):
             await self.declare(word)
         else:
@@ -409,6 +430,90 @@ class ParlourApp(App[None]):
             return
         self.forget_computer()
         await self.after_change()
+
+    # -- resigning, when it is an offer (backgammon) -------------------------------------
+    #
+    # The app rolls for a player who may not double (GameUI.automatic), so that a
+    # turn with nothing to decide goes by without a keystroke. That roll takes away
+    # the one moment the rules allow a resignation: the start of one's own turn,
+    # before the dice. Rather than stop every such turn for an offer seldom made,
+    # a player asks to resign at any time (F7, or typed), and when the rules do not
+    # allow it yet the offer is held and made at the start of their next turn, in
+    # place of the automatic roll -- as a player at a table says "I resign" while
+    # the opponent finishes a move.
+
+    def resign_offers(self) -> set[str]:
+        """The texts of the resignations F7 offers."""
+        return {choice.value for choice in self.ui.resign_choices}
+
+    def player_at_keyboard(self) -> Side | None:
+        """The person against the computer; between two people, the side to act."""
+        if self.session.engine is not None:
+            return self.session.options.side
+        return side_to_act(self.session.state)
+
+    def may_offer_now(self, side: Side, text: str) -> bool:
+        """Whether ``side`` may make the move ``text`` at this moment."""
+        session = self.session
+        if session.computer_to_move() or side_to_act(session.state) != side:
+            return False
+        try:
+            session.state.parse_move(text)
+        except ParlourError:
+            return False
+        return True
+
+    async def offer_resignation(self, text: str) -> None:
+        """Offer the resignation ``text`` ("resign gammon") now, or hold it for the
+        start of the player's next turn when the rules do not allow it yet."""
+        side = self.player_at_keyboard()
+        if side is None:
+            self.say("Not allowed: the game is over", error=True)
+            return
+        if self.may_offer_now(side, text):
+            await self.play(text)
+            return
+        self.held_resignation = (side, text)
+        who = "You" if self.session.engine is not None else self.session.game.side_name(side)
+        their = "your" if who == "You" else "their"
+        self.say(
+            f"{who} will offer '{text}' at the start of {their} next turn, before the "
+            "dice are thrown (F7 to withdraw)."
+        )
+        await self.refresh_view()
+
+    def offer_held_resignation(self) -> bool:
+        """Make the held resignation if its moment has come; True when it was made."""
+        if self.held_resignation is None or not self.may_offer_now(*self.held_resignation):
+            return False
+        side, text = self.held_resignation
+        self.held_resignation = None
+        played = self.session.play_text(text)
+        self.say(f"{self.session.game.side_name(side)} offers: {played}.", keep=True)
+        return True
+
+    def action_resign(self) -> None:
+        """F7: choose how much to resign (or, in a game with one way to lose, say
+        yes), or withdraw an offer held."""
+        if self.session.state.is_over():
+            self.say("Not allowed: the game is over", error=True)
+            return
+        choices = list(self.ui.resign_choices)
+        if self.held_resignation is not None:
+            choices.append(Choice("w", "Withdraw the offer", WITHDRAW))
+        self.push_screen(ChoiceScreen("Resign:", choices), self._resign_chosen)
+
+    async def _resign_chosen(self, text: str | None) -> None:
+        if text is None:
+            self.say("Not resigning: play on.")
+        elif text == WITHDRAW:
+            self.held_resignation = None
+            self.say("The offer to resign is withdrawn.")
+            await self.refresh_view()
+        elif self.ui.resign_is_move:
+            await self.offer_resignation(text)
+        else:
+            await self.declare("resign")
 
     # -- the computer -----------------------------------------------------------------
 
@@ -552,6 +657,7 @@ class ParlourApp(App[None]):
             return
         self.session.start_next_game(following)
         self.forget_computer()
+        self.held_resignation = None
         self.board.clear_selection()
         self.say("A new game: the opening throw decides who starts.")
         await self.after_change()

@@ -7,7 +7,8 @@ A turn is made a checker at a time with :class:`TurnBuilder`: a click on a point
 (or the bar) moves one of its checkers by the higher die that can be played from
 there, a right-click by the lower one; F3 takes the last checker back; Enter (or
 the Confirm button) plays the turn. A whole play may also be typed: ``8/5 6/5``.
-Cube decisions are buttons: roll or double; take, drop or beaver.
+Cube decisions are buttons: roll or double; take, drop or beaver. F7 offers to
+resign a single game, a gammon or a backgammon (see the app for when it is made).
 
 """
 
@@ -20,6 +21,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from parlour.backgammon.board import CheckerMove
+from parlour.backgammon.cube import CubeOptions
 from parlour.backgammon.matchfile import write_mat
 from parlour.backgammon.rules import (
     BackgammonSession,
@@ -30,6 +32,7 @@ from parlour.backgammon.rules import (
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import CHANCE, Side, State
 from parlour.tui.board import Board, Cell
+from parlour.tui.choice import Choice
 from parlour.tui.games import GameUI
 from parlour.tui.session import Session
 
@@ -461,6 +464,9 @@ def details(session: Session) -> list[str]:
     cube = state.cube
     owner = "in the middle" if cube.owner is None else f"owned by {names[cube.owner]}"
     lines.append(f"Cube: {cube.value}, {owner}")
+    rules = cube_rules_in_words(state.options, money=state.money)
+    if rules is not None:
+        lines.append(rules)
     length = state.match_length
     if length:
         score = _score_after(state) if state.is_over() else state.score
@@ -481,6 +487,27 @@ def details(session: Session) -> list[str]:
             lines.append(f"Money play: {names[0]} {won[0]}, {names[1]} {won[1]} points")
     lines.append(_phase_words(session))
     return lines
+
+
+def cube_rules_in_words(rules: CubeOptions, *, money: bool) -> str | None:
+    """The optional cube rules in play, for the side panel (None when none is);
+    those of money play are left out of a match, where they do not apply.
+
+    >>> cube_rules_in_words(CubeOptions(jacoby=True, automatic_doubles=2), money=True)
+    'Rules: Jacoby, automatic doubles (up to 2)'
+    >>> cube_rules_in_words(CubeOptions(beavers=True, max_cube=64), money=False)
+    'Rules: cube up to 64'
+    """
+    named = []
+    if money and rules.jacoby:
+        named.append("Jacoby")
+    if money and rules.beavers:
+        named.append("beavers")
+    if money and rules.automatic_doubles:
+        named.append(f"automatic doubles (up to {rules.automatic_doubles})")
+    if rules.max_cube is not None:
+        named.append(f"cube up to {rules.max_cube}")
+    return f"Rules: {', '.join(named)}" if named else None
 
 
 def move_list(session: Session) -> list[str]:
@@ -519,7 +546,7 @@ def last_move(session: Session) -> str | None:
 
 def export_mat(session: Session) -> str:
     state = game_state(session)
-    record = BackgammonSession(state.match_length)
+    record = BackgammonSession(state.match_length, options=state.options)
     for game in [*session.earlier_states, state]:
         assert isinstance(game, BackgammonState)
         record.games.append(game)
@@ -539,5 +566,10 @@ def game_ui() -> GameUI:
         next_game=next_game,
         details=details,
         resign_is_move=True,
+        resign_choices=[
+            Choice("s", "Single game", "resign single"),
+            Choice("g", "Gammon", "resign gammon"),
+            Choice("b", "Backgammon", "resign backgammon"),
+        ],
         bottom_side=None,
     )

@@ -3,8 +3,8 @@
 
 The board is drawn from the position's FEN and the legal moves' UCI text. A move is
 made by clicking a piece and then one of the squares marked for it; a pawn reaching
-the last rank becomes a queen (type ``e8=N`` for another piece). The king of the
-side to move is marked when in check, and the last move's two squares are tinted.
+the last rank asks which piece it becomes (or type ``e8=N``). The king of the side
+to move is marked when in check, and the last move's two squares are tinted.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from parlour.chess.notation import PgnGame, write_pgn
 from parlour.chess.rules import ChessState
 from parlour.core.protocol import Side
 from parlour.tui.board import Board, Cell
+from parlour.tui.choice import Choice, ChoiceScreen
 from parlour.tui.games import GameUI
 from parlour.tui.session import Session
 
@@ -27,6 +28,10 @@ FILES = "abcdefgh"
 GLYPHS = {"k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
 WHITE_PIECE = "bold #ffffff"
 BLACK_PIECE = "bold #101010"
+#: The pieces a pawn may become, strongest first, by their UCI letters (which are
+#: also the keys that choose them).
+PROMOTION_ORDER = "qrbn"
+PROMOTION_NAMES = {"q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight"}
 
 
 def board_from_fen(fen: str) -> dict[str, str]:
@@ -169,12 +174,29 @@ class ChessBoard(Board):
             self.say(f"click one of your own pieces first ({name} is not one)", error=True)
         else:
             moves = [uci for uci in self.uci_moves() if uci[:4] == self.picked + name]
-            if len(moves) > 1:  # a promotion: a queen unless typed otherwise
-                self.say("promoted to a queen (type e8=N, say, for another piece)")
-                self.notify_move(self.picked + name + "q")
+            if len(moves) > 1:
+                self.ask_promotion(self.picked + name, [uci[4] for uci in moves])
             else:
                 # Legal or not, the rules read it: an illegal move is explained.
                 self.notify_move(self.picked + name)
+
+    def ask_promotion(self, journey: str, pieces: list[str]) -> None:
+        """Ask which piece the pawn going ``journey`` (``a7a8``) becomes, among the
+        legal ``pieces`` (UCI letters); Escape puts the pawn back where it was."""
+        choices = [
+            Choice(piece, PROMOTION_NAMES[piece], piece)
+            for piece in PROMOTION_ORDER
+            if piece in pieces
+        ]
+
+        def promote(piece: str | None) -> None:
+            if piece is None:
+                self.clear_selection()
+                self.say("promotion cancelled: the pawn stays where it was")
+            else:
+                self.notify_move(journey + piece)
+
+        self.app.push_screen(ChoiceScreen("Promote the pawn to:", choices), promote)
 
 
 def game_ui() -> GameUI:

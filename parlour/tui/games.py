@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.core.protocol import CHANCE, Side, State
 from parlour.tui.board import Board
+from parlour.tui.choice import Choice
 from parlour.tui.session import Session
 
 
@@ -62,6 +63,10 @@ class GameUI:
     )
     #: Whether resigning is a move of the game (backgammon: an offer to answer).
     resign_is_move: bool = False
+    #: What F7 offers: the resignations, by their key and the command that makes each.
+    resign_choices: list[Choice] = field(
+        default_factory=lambda: [Choice("r", "Resign the game", "resign")]
+    )
     #: The side whose pieces are at the bottom of the board when it is not flipped
     #: (White in chess; White in checkers, whose books put Black at the top);
     #: None for a board that always shows the player's own side (backgammon).

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.rules import BackgammonGame
 from parlour.core.dice import Dice
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import NotationError, ParlourError
@@ -40,17 +42,21 @@ SAVE_VERSION = 1
 @dataclass
 class Options:
     """How a game is played: against whom, at what level, which side the person
-    takes against the computer, the dice seed, and a backgammon match length."""
+    takes against the computer, the dice seed, and for backgammon the match length
+    and the optional cube rules (Jacoby, beavers, automatic doubles, a cube limit)."""
 
     opponent: str = HUMAN
     level: int | None = None
     side: Side = Side.FIRST
     seed: int | None = None
     match_length: int = 0
+    cube_rules: CubeOptions = field(default_factory=CubeOptions)
 
     def to_json(self) -> dict[str, Any]:
         record = asdict(self)
         record["side"] = "first" if self.side is Side.FIRST else "second"
+        if self.cube_rules == CubeOptions():
+            del record["cube_rules"]  # written only for a game played by them
         return record
 
     @classmethod
@@ -73,7 +79,29 @@ class Options:
             side=Side.FIRST if side == "first" else Side.SECOND,
             seed=seed,
             match_length=length or 0,
+            cube_rules=_cube_rules_from_json(record.get("cube_rules", {})),
         )
+
+
+def _cube_rules_from_json(record: object) -> CubeOptions:
+    """The optional cube rules of a save file (a file from before they were saved
+    has none: every rule off)."""
+    if not isinstance(record, dict):
+        raise NotationError("the save file's cube rules are not a JSON object")
+    kinds = {"jacoby": bool, "beavers": bool, "automatic_doubles": int, "max_cube": int}
+    for name, value in record.items():
+        if name not in kinds:
+            raise NotationError(f"the save file names a cube rule {name!r} that is not known")
+        if name == "max_cube" and value is None:
+            continue  # no limit
+        # A bool is an int to Python, but a count written as true is still a mistake.
+        wanted = kinds[name]
+        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
+            raise NotationError(f"the save file's cube rule {name} is {value!r}")
+    try:
+        return CubeOptions(**record)
+    except ValueError as error:
+        raise NotationError(f"the save file's cube rules: {error}") from None
 
 
 @dataclass
@@ -89,7 +117,7 @@ class Session:
     """One game (or one backgammon match) in progress, with its players."""
 
     def __init__(self, game: Game[Any], options: Options, start: str | None = None) -> None:
-        self.game = game
+        self.game = _played_by(game, options)
         self.options = options
         self.dice = Dice(options.seed)
         self.rng = random.Random(options.seed)
@@ -98,7 +126,7 @@ class Session:
         #: The finished states of those games, for exporting the match.
         self.earlier_states: list[State[Any]] = []
         self.state: State[Any] = (
-            game.state_from_text(start) if start is not None else self._first_state()
+            self.game.state_from_text(start) if start is not None else self._first_state()
         )
         self.start_text = self.state.to_text()
         #: Every move pushed on :attr:`state`, in notation, as read before it.
@@ -108,7 +136,7 @@ class Session:
         self.no_engine: str | None = None
         if options.opponent == COMPUTER:
             try:
-                self.engine = game.engine()
+                self.engine = self.game.engine()
             except ParlourError as error:
                 self.no_engine = str(error)
         if self.engine is not None and options.level is not None:
@@ -266,7 +294,10 @@ class Session:
         start = record.get("start")
         if not isinstance(start, str):
             raise NotationError("the save file has no starting position")
-        session = cls(game, options, start=start)
+        try:
+            session = cls(game, options, start=start)
+        except ValueError as error:  # a level out of range, rules the game does not play
+            raise NotationError(f"the save file's options: {error}") from None
         earlier = record.get("earlier_games", [])
         if not isinstance(earlier, list):
             raise NotationError("the save file's earlier games are not a list")
@@ -276,7 +307,7 @@ class Session:
             begin = entry.get("start")
             if not isinstance(begin, str):
                 raise NotationError(f"earlier game {number} in the save file has no start")
-            state = game.state_from_text(begin)
+            state = session.game.state_from_text(begin)
             texts = _replay(state, entry.get("moves", []), f"earlier game {number}")
             session.earlier.append(GameRecord(begin, texts))
             session.earlier_states.append(state)
@@ -300,6 +331,20 @@ class Session:
         self.state = state
         self.start_text = state.to_text()
         self.texts = []
+
+
+def _played_by(game: Game[Any], options: Options) -> Game[Any]:
+    """The game with the optional rules of ``options``: a backgammon game object
+    carries its cube rules, so games by other rules are other objects. ValueError
+    for rules the game does not know, or that a match does not play."""
+    rules = options.cube_rules
+    if rules == CubeOptions():
+        return game
+    if not isinstance(game, BackgammonGame):
+        raise ValueError(f"the cube rules are for backgammon, not {game.title.lower()}")
+    if options.match_length and rules.money_only:
+        raise ValueError("the Jacoby rule, beavers and automatic doubles are for money play")
+    return game if rules == game.options else BackgammonGame(rules)
 
 
 def _replay(state: State[Any], moves: object, where: str) -> list[str]:

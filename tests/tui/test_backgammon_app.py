@@ -5,18 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
+from parlour.backgammon.cube import CubeOptions
 from parlour.core.errors import ParlourError
-from parlour.core.protocol import Side
+from parlour.core.protocol import Outcome, Side
 from parlour.core.registry import get_game
 from parlour.tui.app import ParlourApp
+from parlour.tui.choice import ChoiceScreen
 from parlour.tui.session import COMPUTER, Options, Session
 from tests.tui.drive import drive, make_app, screenshot, settle, status, type_line
 from tests.tui.fakes import FirstMoveEngine
 
 #: White (on roll, may double) has checkers on its 1 and 2 points; Black two on its 3.
 RACE = "DAAAKAAAAAAAAA"
+#: The opening position, White on roll before the dice, money play.
+START = "4HPwATDgc/ABMA"
+#: A 5-point match at 0-0, White on roll: its fifteen checkers are on its 24-point,
+#: shut in behind Black's fifteen on Black's 6-point; Black owns the cube at 2.
+#: White may not double, so the app rolls for it; Black would rather play on for
+#: the backgammon (6 points: the match) than take a gammon (4).
+SHUT_IN = "4P8PAAAAAID/Pw:EQGgAAAAAAAA"
 
 
 async def play_turn_by_clicks(pilot: Pilot[Any]) -> list[str]:
@@ -97,6 +107,29 @@ def test_cube_choices_and_match_score(tmp_path: Path) -> None:
     mat = (tmp_path / "parlour-backgammon.mat").read_text()
     assert mat.startswith(" 3 point match")
     assert "Doubles => 2" in mat and "Drops" in mat
+
+
+def test_the_cube_rules_in_play_are_shown_and_played() -> None:
+    rules = CubeOptions(jacoby=True, beavers=True, max_cube=64)
+    app: Any = make_app("backgammon", opponent="human", seed=5, cube_rules=rules)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Rules: Jacoby, beavers, cube up to 64" in str(app.query_one("#info").render())
+        await play_turn_by_clicks(pilot)
+        await pilot.click("#act-double")
+        await pilot.pause()
+        assert labels(app) == ["Take", "Drop", "Beaver"]
+
+    drive(app, script)
+
+
+def test_no_rules_line_when_every_cube_rule_is_off() -> None:
+    app: Any = make_app("backgammon", opponent="human", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Rules:" not in str(app.query_one("#info").render())
+
+    drive(app, script)
 
 
 def test_illegal_play_explained_undo_in_turn_never_a_throw(tmp_path: Path) -> None:
@@ -228,5 +261,109 @@ def test_computer_reply_and_hint_from_the_backgammon_engine() -> None:
         assert "The computer played" in status(app)
         assert len(session.texts) > played_before + 2  # roll, dice, and its play
         assert session.computer_to_move() is False
+
+    drive(app, script)
+
+
+def test_a_resignation_asked_for_after_the_automatic_roll_is_offered_next_turn() -> None:
+    # The cube is capped at 2 so that Black, its owner, cannot redouble either.
+    rules = CubeOptions(max_cube=2)
+    app: Any = make_app("backgammon", start=SHUT_IN, opponent="computer", seed=4, cube_rules=rules)
+
+    async def script(pilot: Pilot[None]) -> None:
+        session = app.session
+        await settle(pilot)
+        assert session.texts[0] == "roll", "White may not double: the dice were thrown for it"
+        assert phase(app) == "play"
+        await pilot.press("f7")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.held_resignation == (Side.FIRST, "resign gammon")
+        assert status(app) == (
+            "You will offer 'resign gammon' at the start of your next turn, before the dice "
+            "are thrown (F7 to withdraw)."
+        )
+        await play_turn_by_clicks(pilot)
+        await settle(pilot)
+        texts = session.texts
+        offered = texts.index("resign gammon")
+        before = session.game.state_from_text(session.start_text)
+        for text in texts[:offered]:
+            before.play(text)
+        assert before.phase.value == "cube" and before.turn is Side.FIRST
+        assert texts[offered + 1] == "decline", "Black plays on for the backgammon"
+        assert texts[offered + 2] == "roll", "and the dice are thrown for White again"
+        assert not session.state.is_over()
+        assert app.held_resignation is None
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize(("rules", "points"), [(CubeOptions(), 2), (CubeOptions(jacoby=True), 1)])
+def test_a_gammon_offer_the_engine_accepts_ends_the_game(rules: CubeOptions, points: int) -> None:
+    app: Any = make_app("backgammon", start=START, opponent="computer", seed=1, cube_rules=rules)
+
+    async def script(pilot: Pilot[None]) -> None:
+        session = app.session
+        await settle(pilot)
+        assert phase(app) == "cube", "White may double: nothing is thrown for it"
+        await pilot.press("f7")
+        await pilot.pause()
+        await pilot.click("#choice-g")
+        await settle(pilot)
+        assert session.texts == ["resign gammon", "accept"]
+        reason = "resignation (gammon accepted)"
+        assert session.state.outcome() == Outcome(Side.SECOND, reason, points)
+        assert status(app).startswith(f"Black wins: {reason} ({points} point")
+
+    drive(app, script)
+
+
+def test_between_two_people_a_held_offer_is_answered_by_the_other() -> None:
+    rules = CubeOptions(max_cube=1)  # nobody may double: every roll is thrown by the app
+    app: Any = make_app("backgammon", start=START, opponent="human", seed=3, cube_rules=rules)
+
+    async def script(pilot: Pilot[None]) -> None:
+        session = app.session
+        assert phase(app) == "play" and session.state.turn is Side.FIRST
+        await pilot.press("f7")
+        await pilot.press("b")
+        await pilot.pause()
+        assert app.held_resignation == (Side.FIRST, "resign backgammon")
+        await pilot.press("f7")
+        await pilot.press("w")
+        await pilot.pause()
+        assert app.held_resignation is None
+        assert status(app) == "The offer to resign is withdrawn."
+        await type_line(pilot, "resign single")  # typed, it is held just the same
+        assert app.held_resignation == (Side.FIRST, "resign single")
+        assert "Held: White will offer 'resign single'" in str(app.query_one("#info").render())
+        await play_turn_by_clicks(pilot)
+        assert phase(app) == "play" and session.state.turn is Side.SECOND
+        await play_turn_by_clicks(pilot)
+        assert phase(app) == "resigning"
+        assert labels(app) == ["Accept", "Decline"]
+        await pilot.click("#act-decline")
+        await pilot.pause()
+        assert session.texts[-4:-2] == ["resign single", "decline"]
+        assert phase(app) == "play" and session.state.turn is Side.FIRST
+        assert not session.state.is_over()
+
+    drive(app, script)
+
+
+def test_resigning_can_be_cancelled() -> None:
+    app: Any = make_app("backgammon", start=START, opponent="human", seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("f7")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert app.session.texts == []
+        assert app.held_resignation is None
+        assert status(app) == "Not resigning: play on."
 
     drive(app, script)

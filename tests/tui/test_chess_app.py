@@ -6,6 +6,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from parlour.core.protocol import Side
+from parlour.tui.app import ParlourApp
+from parlour.tui.choice import ChoiceScreen
 from parlour.tui.session import Session
 from tests.tui.drive import drive, make_app, screenshot, settle, status, type_line
 
@@ -92,12 +95,86 @@ def test_flip_undo_and_resume(tmp_path: Path) -> None:
     assert resumed.texts == ["d4", "d5", "c4"]
 
 
-def test_promotion_by_clicks_makes_a_queen() -> None:
-    app = make_app("chess", start="8/P6k/8/8/8/8/8/K7 w - - 0 1", opponent="human")
+#: White's pawn on a7 may promote on a8 or, capturing the rook, on b8.
+PROMOTION = "1r6/P6k/8/8/8/8/8/K7 w - - 0 1"
+
+
+def choices(app: ParlourApp) -> list[str]:
+    """The buttons of the question on top of the board."""
+    return [str(button.label) for button in app.screen.query("Button")]
+
+
+def test_under_promotion_to_a_knight_by_clicks() -> None:
+    app = make_app("chess", start=PROMOTION, opponent="human")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#sq-a7")
+        await pilot.click("#sq-b8")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert choices(app) == ["Queen (q)", "Rook (r)", "Bishop (b)", "Knight (n)"]
+        assert app.session.texts == [], "nothing is played before the piece is chosen"
+        screenshot(app, "chess-promotion")
+        await pilot.click("#choice-n")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert app.session.texts == ["axb8=N"]
+        assert str(app.session.state.move_stack[-1]) == "a7b8n"
+
+    drive(app, script)
+
+
+def test_promotion_chosen_by_its_key() -> None:
+    app = make_app("chess", start=PROMOTION, opponent="human")
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.click("#sq-a7")
         await pilot.click("#sq-a8")
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.session.texts == ["a8=R"]
+
+    drive(app, script)
+
+
+def test_a_cancelled_promotion_changes_nothing() -> None:
+    app = make_app("chess", start=PROMOTION, opponent="human")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#sq-a7")
+        await pilot.click("#sq-a8")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert app.session.texts == []
+        assert app.session.state.to_text() == PROMOTION
+        assert app.board.picked is None  # type: ignore[attr-defined]
+        assert status(app) == "promotion cancelled: the pawn stays where it was"
+        await pilot.click("#sq-a7")  # and the pawn may still be moved
+        await pilot.click("#sq-a8")
+        await pilot.press("q")
+        await pilot.pause()
         assert app.session.texts == ["a8=Q"]
+
+    drive(app, script)
+
+
+def test_f7_resigns_after_asking() -> None:
+    app = make_app("chess", opponent="computer", level=1, side=Side.SECOND)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot)  # the computer, White, opens
+        await pilot.press("f7")
+        await pilot.pause()
+        assert choices(app) == ["Resign the game (r)"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.session.state.is_over()
+        await pilot.press("f7")
+        await pilot.press("r")
+        await pilot.pause()
+        assert status(app) == "White wins: resignation (1 point)."
 
     drive(app, script)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import parlour.lineplay
 import parlour.tui
 from parlour import cli
-from parlour.core.protocol import Side
+from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.rules import BackgammonState
+from parlour.core.protocol import Game, Side
+from parlour.core.registry import get_game
 from parlour.tui.session import Options, Session
 
 
@@ -81,5 +86,166 @@ def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         cli.main(["play", "--help"])
     text = capsys.readouterr().out
-    for option in ("--opponent", "--level", "--side", "--resume", "--plain"):
+    for option in (
+        "--opponent",
+        "--level",
+        "--side",
+        "--resume",
+        "--plain",
+        "--match",
+        "--jacoby",
+        "--beavers",
+        "--automatic-doubles",
+        "--max-cube",
+    ):
         assert option in text
+
+
+#: White on roll with one checker left, on its 1-point; Black has borne off none.
+GAMMON_IN_ONE = "APD/BwABAAAAAA"
+
+
+def started_backgammon(
+    started: list[tuple[Session, Path | None]], *arguments: str
+) -> tuple[Session, BackgammonState]:
+    """Start ``parlour play backgammon`` with ``arguments`` between two people; the
+    session the app would run, and its game."""
+    assert cli.main(["play", "backgammon", "--opponent", "human", *arguments]) == 0
+    session = started[-1][0]
+    assert isinstance(session.state, BackgammonState)
+    return session, session.state
+
+
+def test_every_cube_rule_reaches_the_game(started: list[tuple[Session, Path | None]]) -> None:
+    arguments = ["--jacoby", "--beavers", "--automatic-doubles", "2", "--max-cube", "64"]
+    session, state = started_backgammon(started, *arguments)
+    rules = CubeOptions(jacoby=True, beavers=True, automatic_doubles=2, max_cube=64)
+    assert session.options.cube_rules == rules
+    assert state.options == rules
+    assert session.game.options == rules  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("flags", "points"), [([], 2), (["--jacoby"], 1)])
+def test_jacoby_counts_a_gammon_single_while_the_cube_is_in_the_middle(
+    started: list[tuple[Session, Path | None]], flags: list[str], points: int
+) -> None:
+    session, state = started_backgammon(started, "--position", GAMMON_IN_ONE, *flags)
+    for text in ("roll", "21", "1/off"):
+        session.play_text(text)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.points == points
+
+
+@pytest.mark.parametrize(("flags", "beaver"), [([], False), (["--beavers"], True)])
+def test_a_beaver_is_offered_to_the_doubled_player_only_with_beavers(
+    started: list[tuple[Session, Path | None]], flags: list[str], beaver: bool
+) -> None:
+    session, state = started_backgammon(started, *flags)
+    for text in ("31", "8/5 6/5", "double"):  # White opens; Black doubles at once
+        session.play_text(text)
+    assert state.turn is Side.FIRST
+    assert ("beaver" in {str(move) for move in state.legal_moves()}) is beaver
+
+
+@pytest.mark.parametrize(("flags", "cube"), [([], 1), (["--automatic-doubles", "1"], 2)])
+def test_automatic_doubles_turn_the_cube_on_a_tied_opening_throw(
+    started: list[tuple[Session, Path | None]], flags: list[str], cube: int
+) -> None:
+    session, state = started_backgammon(started, *flags)
+    session.play_text("33")
+    session.play_text("44")  # a second tie: one automatic double at most
+    assert state.cube.value == cube
+    assert state.cube.owner is None
+
+
+@pytest.mark.parametrize(("flags", "may_double"), [([], True), (["--max-cube", "1"], False)])
+def test_max_cube_caps_the_cube(
+    started: list[tuple[Session, Path | None]], flags: list[str], may_double: bool
+) -> None:
+    session, state = started_backgammon(started, "--match", "5", *flags)
+    for text in ("31", "8/5 6/5"):
+        session.play_text(text)
+    assert ("double" in {str(move) for move in state.legal_moves()}) is may_double
+
+
+def test_plain_play_by_the_cube_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[Game[Any]] = []
+
+    def fake_plain(game: Game[Any], **_: object) -> int:
+        played.append(game)
+        return 0
+
+    monkeypatch.setattr(parlour.lineplay, "play_in_terminal", fake_plain)
+    assert cli.main(["play", "backgammon", "--plain", "--beavers"]) == 0
+    assert played[0].options == CubeOptions(beavers=True)  # type: ignore[attr-defined]
+
+
+def test_resume_keeps_the_cube_rules(
+    started: list[tuple[Session, Path | None]], tmp_path: Path
+) -> None:
+    rules = CubeOptions(jacoby=True, beavers=True, max_cube=16)
+    session = Session(get_game("backgammon"), Options(cube_rules=rules))
+    for text in ("31", "8/5 6/5", "double", "beaver"):  # legal only with beavers
+        session.play_text(text)
+    path = tmp_path / "saved.json"
+    session.save(path)
+    assert cli.main(["play", "backgammon", "--resume", str(path)]) == 0
+    resumed = started[0][0]
+    assert resumed.options.cube_rules == rules
+    assert isinstance(resumed.state, BackgammonState)
+    assert resumed.state.options == rules
+    assert resumed.texts == session.texts
+    assert resumed.state.to_text() == session.state.to_text()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["chess", "--jacoby"], "--jacoby is for backgammon, not chess"),
+        (
+            ["checkers", "--beavers", "--max-cube", "8"],
+            "--beavers and --max-cube are for backgammon, not checkers",
+        ),
+        (
+            ["backgammon", "--match", "5", "--jacoby", "--automatic-doubles", "1"],
+            "--jacoby and --automatic-doubles are for money play, not a match",
+        ),
+        (["backgammon", "--max-cube", "48"], "argument --max-cube: 48 is not a cube value"),
+        (["backgammon", "--max-cube", "65536"], "argument --max-cube: 65536 is not a cube value"),
+        (["backgammon", "--max-cube", "0"], "argument --max-cube: 0 is not a cube value"),
+        (
+            ["backgammon", "--automatic-doubles", "-1"],
+            "argument --automatic-doubles: -1 is not a count: give 0 or more",
+        ),
+        (
+            ["backgammon", "--automatic-doubles", "two"],
+            "argument --automatic-doubles: 'two' is not a whole number",
+        ),
+        (
+            ["backgammon", "--resume", "x.json", "--beavers"],
+            "a resumed game keeps the rules it was started with: leave out --beavers",
+        ),
+    ],
+)
+def test_play_refuses_cube_rules_that_do_not_fit(
+    started: list[tuple[Session, Path | None]],
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    message: str,
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["play", *arguments])
+    assert stopped.value.code == cli.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.startswith("usage: parlour play")
+    assert f"parlour play: error: {message}" in error
+    assert started == []
+
+
+def test_money_only_rules_go_with_a_match_when_off(
+    started: list[tuple[Session, Path | None]],
+) -> None:
+    # No automatic doubles asked for is no money-play rule: a match may say so.
+    session, state = started_backgammon(started, "--match", "3", "--automatic-doubles", "0")
+    assert state.match_length == 3
+    assert session.options.cube_rules == CubeOptions()

@@ -122,6 +122,36 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
             "level is 'high'",
         ),
         ('{"kind": "parlour saved game", "version": 1, "game": "checkers"}', "no starting"),
+        (
+            '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
+            '"start": "4HPwATDgc/ABMA", "moves": [], '
+            '"options": {"cube_rules": {"raccoons": true}}}',
+            "a cube rule 'raccoons' that is not known",
+        ),
+        (
+            '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
+            '"start": "4HPwATDgc/ABMA", "moves": [], '
+            '"options": {"cube_rules": {"jacoby": 1}}}',
+            "cube rule jacoby is 1",
+        ),
+        (
+            '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
+            '"start": "4HPwATDgc/ABMA", "moves": [], '
+            '"options": {"cube_rules": {"max_cube": 48}}}',
+            "max_cube must be a power of two",
+        ),
+        (
+            '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
+            '"start": "4HPwATDgc/ABMA", "moves": [], '
+            '"options": {"match_length": 5, "cube_rules": {"beavers": true}}}',
+            "beavers and automatic doubles are for money play",
+        ),
+        (
+            '{"kind": "parlour saved game", "version": 1, "game": "chess", '
+            '"start": "8/8/8/8/8/8/8/K6k w - - 0 1", "moves": [], '
+            '"options": {"cube_rules": {"max_cube": 4}}}',
+            "the cube rules are for backgammon, not chess",
+        ),
     ],
 )
 def test_bad_save_files_are_refused_clearly(tmp_path: Path, contents: str, message: str) -> None:
