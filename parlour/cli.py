@@ -159,9 +159,27 @@ def _is(flags: list[str]) -> str:
 def _play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     cube_rules = _cube_rules(args, game.name)
+    if args.match < 0:
+        raise UsageError("--match is a number of points, 1 or more (0: money play)")
+    if args.match and not game.has_chance:
+        raise UsageError(f"--match is for backgammon, not {game.title.lower()}")
     if args.plain:
-        if args.resume is not None:
-            raise CommandError("--resume is for the full-screen app; leave out --plain")
+        # Line-by-line play is one game between two people at one keyboard.
+        unplain = [
+            flag
+            for flag, given in (
+                ("--resume", args.resume is not None),
+                ("--opponent computer", args.opponent == "computer"),
+                ("--level", args.level is not None),
+                ("--match", args.match > 0),
+            )
+            if given
+        ]
+        if unplain:
+            raise UsageError(
+                "--plain is one game between two people at one keyboard: "
+                f"leave out {_named(unplain)}, or --plain for the full-screen app"
+            )
         from parlour.lineplay import play_in_terminal
 
         if cube_rules != CubeOptions():  # backgammon, by the cube rules asked for
@@ -182,14 +200,10 @@ def _play(args: argparse.Namespace) -> int:
         if saved.game.name != game.name:
             raise CommandError(f"{path} is a saved game of {saved.game.name}, not {game.name}")
         return run(saved, save_path=path)
-    if args.level is not None and args.opponent != "computer":
-        raise CommandError("--level is the computer's level: give --opponent computer too")
-    if args.match < 0:
-        raise CommandError("--match is a number of points, 1 or more (0: money play)")
-    if args.match and not game.has_chance:
-        raise CommandError(f"--match is for backgammon, not {game.title.lower()}")
+    if args.level is not None and args.opponent == "human":
+        raise UsageError("--level is the computer's level: leave it out against a person")
     options = Options(
-        opponent=args.opponent,
+        opponent=args.opponent or "computer",
         level=args.level,
         side=Side.FIRST if args.side == "first" else Side.SECOND,
         seed=args.seed,
@@ -260,8 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponent",
         choices=("computer", "human"),
-        default="computer",
-        help="play the computer (the default) or a second person at this keyboard",
+        help="play the computer (the default) or a second person at this keyboard "
+        "(--plain: always a second person)",
     )
     play.add_argument("--level", type=int, help="the computer's level, 1 (beginner) and up")
     play.add_argument(

@@ -64,14 +64,11 @@ def test_resume(started: list[tuple[Session, Path | None]], tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--level", "3", "--opponent", "human"], "--level is the computer's level"),
-        (["--match", "5"], "--match is for backgammon"),
         (["--resume", "no-such-file.json"], "no saved game at no-such-file.json"),
-        (["--plain", "--resume", "x.json"], "--resume is for the full-screen app"),
         (["--position", "B:W33:B1"], "square 33 is not on the board"),
     ],
 )
-def test_play_refuses_bad_options(
+def test_play_refuses_bad_input(
     started: list[tuple[Session, Path | None]],
     capsys: pytest.CaptureFixture[str],
     arguments: list[str],
@@ -80,6 +77,38 @@ def test_play_refuses_bad_options(
     assert cli.main(["play", "checkers", *arguments]) == cli.EXIT_ERROR
     assert message in capsys.readouterr().err
     assert started == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--level", "3", "--opponent", "human"], "--level is the computer's level"),
+        (["--match", "5"], "--match is for backgammon, not checkers"),
+        (["--match", "-1"], "--match is a number of points"),
+        (["--plain", "--resume", "x.json"], "--plain is one game between two people"),
+        (["--plain", "--opponent", "computer"], "leave out --opponent computer"),
+        (["--plain", "--level", "2"], "leave out --level"),
+    ],
+)
+def test_play_refuses_options_that_do_not_go_together(
+    started: list[tuple[Session, Path | None]],
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    message: str,
+) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        cli.main(["play", "checkers", *arguments])
+    assert exit_status.value.code == cli.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.startswith("usage: parlour play") and message in error
+    assert started == []
+
+
+def test_plain_play_refuses_a_match(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        cli.main(["play", "backgammon", "--plain", "--match", "5"])
+    assert exit_status.value.code == cli.EXIT_USAGE
+    assert "leave out --match" in capsys.readouterr().err
 
 
 def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
