@@ -564,7 +564,7 @@ class ParlourApp(App[None]):
             self.say(f"The computer's move was refused: {error}", error=True)
             return
         if text != "roll":  # the dice that follow say it
-            self.say(f"The computer played {text}.", keep=True)
+            self.say(_computer_says(text), keep=True)
         await self.after_change()
 
     # -- actions (keys) ---------------------------------------------------------------
@@ -661,3 +661,24 @@ class ParlourApp(App[None]):
         self.board.clear_selection()
         self.say("A new game: the opening throw decides who starts.")
         await self.after_change()
+
+
+#: How the computer's answers that are words read in a sentence.
+_COMPUTER_WORDS = {
+    "double": "The computer doubles.",
+    "take": "The computer takes.",
+    "drop": "The computer drops.",
+    "beaver": "The computer beavers.",
+    "accept": "The computer accepts the resignation.",
+    "decline": "The computer declines the resignation: play on.",
+}
+
+
+def _computer_says(text: str) -> str:
+    """The computer's move as a sentence: "The computer played 13/9 6/5.", "The
+    computer takes.", "The computer offers to resign a gammon."."""
+    if text in _COMPUTER_WORDS:
+        return _COMPUTER_WORDS[text]
+    if text.startswith("resign "):
+        return f"The computer offers to resign a {text.removeprefix('resign ')}."
+    return f"The computer played {text}."

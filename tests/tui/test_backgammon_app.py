@@ -367,3 +367,12 @@ def test_resigning_can_be_cancelled() -> None:
         assert status(app) == "Not resigning: play on."
 
     drive(app, script)
+
+
+def test_the_computers_answers_read_as_sentences() -> None:
+    from parlour.tui.app import _computer_says
+
+    assert _computer_says("decline") == "The computer declines the resignation: play on."
+    assert _computer_says("take") == "The computer takes."
+    assert _computer_says("resign gammon") == "The computer offers to resign a gammon."
+    assert _computer_says("13/9 6/5") == "The computer played 13/9 6/5."
