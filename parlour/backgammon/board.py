@@ -804,20 +804,29 @@ def _walk_double(
         found[len(made)].append(made)
 
 
-def _plays_doubles_open(
+def _starting_points(
     mover: tuple[int, ...], opponent: tuple[int, ...], die: int
-) -> tuple[list[Play], int]:
-    """The plays of a double when nothing is on the bar and nothing can be borne off.
-    The points a checker may move from are then fixed for the whole turn; moves are
-    made from non-increasing points, so each play is made once."""
-    # The points a checker may move from: its landing point is open, and a checker is
-    # there or can arrive there from the point ``die`` higher during the turn.
+) -> tuple[list[int], list[bool]]:
+    """For a double of ``die`` with nothing on the bar: the points a checker may move
+    from, highest first (its landing point is open, and a checker is there or can
+    arrive there from the point ``die`` higher during the turn), and, by point,
+    whether it is one of them."""
     open_from = []
     usable = [False] * (26 + die)
     for point in range(24, die, -1):
         if opponent[24 - point + die] < 2 and (mover[point - 1] or usable[point + die]):
             usable[point] = True
             open_from.append(point)
+    return open_from, usable
+
+
+def _plays_doubles_open(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die: int
+) -> tuple[list[Play], int]:
+    """The plays of a double when nothing is on the bar and nothing can be borne off.
+    The points a checker may move from are then fixed for the whole turn; moves are
+    made from non-increasing points, so each play is made once."""
+    open_from, usable = _starting_points(mover, opponent, die)
     board = [0, *mover]
     moves = _BY_DIE[die]
     found: list[list[Play]] = [[], [], [], [], []]
@@ -912,12 +921,7 @@ def _plays_doubles_bearing_off(
     non-increasing starting points, a play is some moves from points above the die
     (which do not change which points are open), then bear-offs, which can begin only
     once every checker is home and are then forced (:func:`_bear_offs`)."""
-    open_from = []
-    usable = [False] * (26 + die)
-    for point in range(24, die, -1):
-        if opponent[24 - point + die] < 2 and (mover[point - 1] or usable[point + die]):
-            usable[point] = True
-            open_from.append(point)
+    open_from, usable = _starting_points(mover, opponent, die)
     board = [0, *mover]
     moves = _BY_DIE[die]
     count = len(open_from)
