@@ -17,6 +17,7 @@ with a 4xx status, and changes nothing):
                                             ``max_cube``)
 ``GET  /api/games/{id}``                    the game: position, turn, legal moves...
 ``GET  /api/games/{id}/events?since=N``     the events after version N
+``GET  /api/games/{id}/at?version=N``       the position at version N (looking back)
 ``POST /api/games/{id}/join``               ``{"invite"}``: claim the invited seat once
 ``POST /api/games/{id}/actions``            ``{"action", "version", "move"}`` with
                                             ``Authorization: Bearer TOKEN``
@@ -270,6 +271,14 @@ async def game_events(request: Request) -> Response:
     return JSONResponse(
         {"version": session.version, "events": [event.to_json() for event in events]}
     )
+
+
+async def game_at(request: Request) -> Response:
+    session = await hall_of(request).get(game_id_of(request))
+    raw = request.query_params.get("version", "")
+    if not raw.isdigit() or len(raw) > 9:
+        raise ApiError(400, "bad-request", "version must be a version number (0 or more)")
+    return JSONResponse(session.at(int(raw)))
 
 
 async def join_game(request: Request) -> Response:
@@ -530,6 +539,7 @@ def create_app(
             Route("/api/games", create_game, methods=["POST"]),
             Route("/api/games/{game_id}", show_game),
             Route("/api/games/{game_id}/events", game_events),
+            Route("/api/games/{game_id}/at", game_at),
             Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
             Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
             Route("/api/games/{game_id}/hint", game_hint),

@@ -269,6 +269,31 @@ class Session:
     def events_since(self, version: int) -> list[EventRow]:
         return self.events[version:]
 
+    def at(self, version: int) -> dict[str, Any]:
+        """The game as it stood at ``version`` (0 to the current one), for a player
+        looking back over it: replayed from the log, like a restart."""
+        if not 0 <= version <= self.version:
+            raise ApiError(
+                400,
+                "bad-request",
+                f"version must be from 0 to the game's version {self.version}",
+                version=self.version,
+            )
+        series = self.play.series
+        play = Play(series.first(), series)
+        for event in self.events[:version]:
+            apply(play, event)
+        state = play.state
+        last = play.record[-1] if play.record else None
+        return {
+            "version": version,
+            "game_number": len(play.finished) + 1,
+            "position": state.to_text(),
+            "board": views.board(state),
+            "last_move": last,
+            "over": state.is_over(),
+        }
+
     def to_json(self) -> dict[str, Any]:
         """Everything a client needs to draw the game and offer the legal moves,
         for any game (computed once per version)."""

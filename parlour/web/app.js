@@ -271,7 +271,7 @@ function outcomeText(game) {
   return text;
 }
 
-function moveListItems(game) {
+function moveListItems(game, reviewing = null, onReview = null) {
   const record = game.moves;
   if (game.game === "backgammon") {
     // A roll and the throw that follows it make one line: "White rolls 6-4".
@@ -293,22 +293,38 @@ function moveListItems(game) {
         const who = game.side_names[entry.side];
         rows.push({ who, text: `${who} rolls`, roll: true, cls: "throw" });
       } else {
-        rows.push({ text: `${game.side_names[entry.side]}: ${entry.text}`, cls: "" });
+        rows.push({ text: `${game.side_names[entry.side]}: ${entry.text}`, cls: "", version: entry.version });
       }
+      if (dice && rows.at(-1)) rows.at(-1).version = entry.version;
     });
-    return rows.map((r) => h("li", { class: r.cls }, r.text));
+    return rows.map((r) => h("li", { class: r.cls }, reviewable(h("span", {}, r.text), r.version, reviewing, onReview)));
   }
   const items = [];
+  const ply = (entry) => reviewable(h("span", { class: "ply" }, entry.text), entry.version, reviewing, onReview);
   for (let i = 0; i < record.length; i += 2) {
     items.push(
       h("li", {},
         h("span", { class: "num" }, `${i / 2 + 1}.`),
-        h("span", { class: "ply" }, record[i].text),
-        record[i + 1] ? h("span", { class: "ply" }, record[i + 1].text) : null,
+        ply(record[i]),
+        record[i + 1] ? ply(record[i + 1]) : null,
       ),
     );
   }
   return items;
+}
+
+// A move in the list that shows the position after it when clicked.
+function reviewable(element, version, reviewing, onReview) {
+  if (version === undefined || !onReview) return element;
+  element.classList.add("reviewable");
+  element.dataset.version = String(version);
+  element.setAttribute("role", "button");
+  element.setAttribute("tabindex", "0");
+  element.title = "Show the position after this move";
+  if (reviewing === version) element.classList.add("reviewed");
+  element.addEventListener("click", () => onReview(version));
+  element.addEventListener("keydown", (event) => { if (event.key === "Enter") onReview(version); });
+  return element;
 }
 
 async function showGame(gameId) {
@@ -333,6 +349,7 @@ async function showGame(gameId) {
     tone: "",
     closed: false,
     hint: null,
+    review: null, // looking back: the position at an earlier version, from the server
   };
   document.title = `${game.title} — Parlour`;
 
@@ -344,6 +361,7 @@ async function showGame(gameId) {
   const moveList = h("ol", { id: "moves", class: `moves ${game.game}`, "data-testid": "moves" });
   const info = h("div", { id: "info", class: "info" });
   const choices = h("div", { id: "choices", class: "choices", hidden: true });
+  const reviewBar = h("div", { id: "review", class: "review", "data-testid": "review", hidden: true });
   const invite = store.invite(gameId);
   const inviteBox = h("div", { id: "invite", class: "invite", hidden: true });
   if (invite && mySides.length) {
@@ -356,7 +374,7 @@ async function showGame(gameId) {
   }
   main.replaceChildren(
     h("div", { class: "game-page" },
-      h("div", { class: "board-column" }, boardBox, choices),
+      h("div", { class: "board-column" }, reviewBar, boardBox, choices),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
         inviteBox, status, ending, messageBox, info, controls,
@@ -375,6 +393,7 @@ async function showGame(gameId) {
   const mayAct = (side) => mySides.includes(side);
 
   async function act(action, move) {
+    state.review = null; // acting returns to the game
     const side = actingSide(action);
     const token = tokenFor(side);
     if (!token) {
@@ -484,6 +503,58 @@ async function showGame(gameId) {
     );
   }
 
+  // Looking back over the game: the position after an earlier move, drawn from the
+  // server's replay of the log; the game goes on meanwhile, and "Back to the game"
+  // (or Escape) returns to it.
+  const reviewVersions = () => state.game.moves.map((m) => m.version);
+
+  async function review(version) {
+    if (version === null || version >= state.game.version) {
+      state.review = null;
+      draw();
+      return;
+    }
+    try {
+      state.review = await api(`/api/games/${gameId}/at?version=${version}`);
+    } catch (error) {
+      say(error.message, "error");
+    }
+    draw();
+  }
+
+  function reviewStep(delta) {
+    const versions = reviewVersions();
+    if (!versions.length) return;
+    const now = state.review ? versions.indexOf(state.review.version) : versions.length - 1;
+    const next = Math.max(0, Math.min(versions.length - 1, (now < 0 ? versions.length - 1 : now) + delta));
+    review(next === versions.length - 1 && delta > 0 ? null : versions[next]);
+  }
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowLeft") reviewStep(-1);
+    else if (event.key === "ArrowRight" && state.review) reviewStep(1);
+    else if (event.key === "Escape" && state.review) review(null);
+    else return;
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
+  function drawReviewBar() {
+    const r = state.review;
+    reviewBar.hidden = !r;
+    if (!r) return;
+    const entry = state.game.moves.find((m) => m.version === r.version);
+    const who = entry && entry.side !== null ? `${state.game.side_names[entry.side]}'s ` : "";
+    const what = entry ? (entry.side === null ? `the throw ${entry.text}` : `${who}${entry.text}`) : "the start";
+    reviewBar.replaceChildren(
+      h("span", {}, `Looking back: the position after ${what}.`),
+      h("button", { type: "button", "data-testid": "review-previous", title: "Previous move (←)", onclick: () => reviewStep(-1) }, "◀"),
+      h("button", { type: "button", "data-testid": "review-next", title: "Next move (→)", onclick: () => reviewStep(1) }, "▶"),
+      h("button", { type: "button", class: "primary", "data-testid": "review-back", onclick: () => review(null) }, "Back to the game"),
+    );
+  }
+
   async function askHint() {
     const g = state.game;
     try {
@@ -516,8 +587,18 @@ async function showGame(gameId) {
       moveBySum,
       explainPoint,
     };
-    if (render && g.board) boardBox.replaceChildren(render(g, ctx));
+    if (state.review) {
+      // The earlier position, to look at only: no moves, no steps.
+      const r = state.review;
+      const then = { ...g, board: r.board, position: r.position, turn: null, legal_moves: [], outcome: null,
+        moves: g.moves.filter((m) => m.version <= r.version) };
+      const still = { ...ctx, canMove: () => false, turn: null, selected: null, onSelect: () => {} };
+      if (render && r.board) boardBox.replaceChildren(render(then, still));
+      else boardBox.replaceChildren(h("pre", {}, r.position));
+    } else if (render && g.board) boardBox.replaceChildren(render(g, ctx));
     else boardBox.replaceChildren(h("pre", {}, g.position));
+    boardBox.classList.toggle("reviewing", Boolean(state.review));
+    drawReviewBar();
     boardBox.dataset.version = String(g.version);
     boardBox.dataset.turn = String(g.turn);
     boardBox.dataset.steps = String(state.steps.length);
@@ -544,14 +625,14 @@ async function showGame(gameId) {
     }
 
     info.replaceChildren(...infoLines(g));
-    moveList.replaceChildren(...moveListItems(g));
-    moveList.scrollTop = moveList.scrollHeight;
+    moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, review));
+    if (!state.review) moveList.scrollTop = moveList.scrollHeight;
     controls.replaceChildren(...controlButtons(g));
   }
 
   function infoLines(g) {
     if (g.game !== "backgammon" || !g.board) return [];
-    const b = state.turn || g.board;
+    const b = (state.review && state.review.board) || state.turn || g.board;
     const names = g.side_names;
     const lines = [
       h("p", { "data-testid": "pips" }, `Pips: ${names[0]} ${b.pips[0]}, ${names[1]} ${b.pips[1]}`),
@@ -682,6 +763,7 @@ async function showGame(gameId) {
   connect();
   return () => {
     state.closed = true;
+    document.removeEventListener("keydown", onKey);
     if (socket) socket.close();
   };
 }

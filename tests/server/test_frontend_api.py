@@ -121,3 +121,33 @@ def test_hint_only_against_the_computer_and_rules_pages(tmp_path: Path) -> None:
             assert page.status_code == 200 and "<h1>" in page.text
         assert client.get("/rules/go").status_code == 404
         assert client.get("/static/app.js").status_code == 200
+
+
+def test_looking_back_replays_the_log_to_any_version(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        made = client.post("/api/games", json={"game": "chess", "opponent": "local"}).json()
+        game_id, seats = made["game"]["id"], made["seats"]
+        version = made["game"]["version"]
+        for ply, text in enumerate(["e4", "e5", "Nf3"]):
+            version = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": "move", "version": version, "move": text},
+                headers={"Authorization": f"Bearer {seats[ply % 2]['token']}"},
+            ).json()["version"]
+        game = client.get(f"/api/games/{game_id}").json()
+        # python-chess, independently, gives the position after each move.
+        board = chess.Board()
+        for entry in game["moves"]:
+            board.push_san(entry["text"])
+            then = client.get(f"/api/games/{game_id}/at?version={entry['version']}").json()
+            assert then["position"] == board.fen()
+            assert then["last_move"] == entry and not then["over"]
+        start = client.get(f"/api/games/{game_id}/at?version=0").json()
+        assert start["position"] == chess.STARTING_FEN and start["last_move"] is None
+        assert start["board"]["pieces"]["e2"] == "P"
+        for bad in ("4", "-1", "x", "", "9999999999"):
+            refused = client.get(f"/api/games/{game_id}/at?version={bad}")
+            assert refused.status_code == 400, bad
+            assert refused.json()["error"] == "bad-request"
+        # Looking back changes nothing.
+        assert client.get(f"/api/games/{game_id}").json() == game

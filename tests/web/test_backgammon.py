@@ -178,5 +178,11 @@ def test_a_money_session_with_beavers_at_one_screen(page: Page) -> None:
     expect(page.get_by_test_id("ending")).to_contain_text(
         f"{names[1 - int(doubler)]} wins by beaver refused (2 points)"
     )
+    # Looking back at the start of the game: the opening throw's position.
+    page.locator("#moves .reviewable").first.click()
+    expect(page.get_by_test_id("review")).to_contain_text("the position after the throw")
+    expect(page.get_by_test_id("pips")).to_be_visible()
+    page.get_by_test_id("review-back").click()
+    expect(page.get_by_test_id("review")).to_be_hidden()
     page.get_by_test_id("next-game").click()
     expect(page.get_by_test_id("score")).to_contain_text("Money play, game 2")

@@ -3,7 +3,7 @@ the network (an invite link), with illegal attempts explained and the end announ
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.web.helpers import (
     ARTIFACTS,
@@ -117,3 +117,41 @@ def test_a_draw_claimed_by_threefold_repetition(page: Page) -> None:
     # The starting position stands for the third time: White may claim.
     page.get_by_test_id("claim-draw").click()
     expect(page.get_by_test_id("ending")).to_have_text("Draw by threefold repetition.")
+
+
+def test_looking_back_over_the_moves(page: Page) -> None:
+    start_game(page, "chess", "local")
+    for ply in ["e2e4", "e7e5", "g1f3"]:
+        before = version(page)
+        click_move(page, ply[:2], ply[2:])
+        wait_for_version(page, before + 1)
+
+    def piece(square: str) -> Locator:
+        return page.locator(f'#board [data-on="{square}"]')
+
+    review = page.get_by_test_id("review")
+    expect(review).to_be_hidden()
+    # The first move in the list: the position after 1. e4, to look at only.
+    page.locator("#moves .reviewable", has_text="e4").first.click()
+    expect(review).to_contain_text("the position after White's e4")
+    expect(piece("e4")).to_have_attribute("data-piece", "P")
+    expect(piece("e5")).to_have_count(0)
+    expect(piece("g1")).to_have_attribute("data-piece", "N")
+    click_move(page, "e7", "e5")  # no move is made while looking back
+    expect(page.locator("#board")).to_have_attribute("data-version", "3")
+    # The arrow keys step through the game.
+    page.keyboard.press("ArrowRight")
+    expect(review).to_contain_text("Black's e5")
+    expect(piece("e5")).to_have_attribute("data-piece", "p")
+    page.keyboard.press("ArrowRight")
+    expect(review).to_be_hidden()  # past the last move: the game itself again
+    expect(piece("f3")).to_have_attribute("data-piece", "N")
+    page.keyboard.press("ArrowLeft")
+    expect(review).to_contain_text("Black's e5")
+    page.get_by_test_id("review-back").click()
+    expect(review).to_be_hidden()
+    # Play goes on from the game's position, not the one looked at.
+    before = version(page)
+    click_move(page, "b8", "c6")
+    wait_for_version(page, before + 1)
+    expect(page.get_by_test_id("moves")).to_contain_text("Nc6")
