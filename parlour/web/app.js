@@ -704,6 +704,9 @@ async function showGame(gameId) {
       const label = g.series.kind === "match" ? `Next game (game ${g.series.game_number + 1})` : "Play another game";
       buttons.push(button(label, "next-game", () => act("next-game"), "primary"));
     }
+    if (g.outcome && mySides.length && !(g.series && g.series.next_game) && g.options.opponent !== "friend") {
+      buttons.push(button("Play again", "play-again", playAgain, "primary"));
+    }
     if (!g.outcome && mySides.length) {
       if (g.has_draws) {
         if (g.draw_offer !== null && mySides.some((s) => s !== g.draw_offer)) {
@@ -723,6 +726,23 @@ async function showGame(gameId) {
     }
     buttons.push(h("a", { class: "button secondary", href: "#" }, "New game"));
     return buttons;
+  }
+
+  // A new game like this one: the same opponent and rules, the colours changed.
+  async function playAgain() {
+    const g = state.game;
+    const computer = g.seats.find((seat) => seat.player === "computer");
+    const body = { game: g.game, opponent: g.options.opponent, side: computer ? computer.side : 0 };
+    if (computer) body.level = computer.level;
+    if (g.options.rules) body.rules = g.options.rules;
+    try {
+      const made = await api("/api/games", { method: "POST", body });
+      store.addSeats(made.game.id, made.seats);
+      store.remember(made.game.id, g.title);
+      location.hash = `game=${made.game.id}`;
+    } catch (error) {
+      say(error.message, "error");
+    }
   }
 
   function confirmResign() {

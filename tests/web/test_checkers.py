@@ -41,6 +41,14 @@ def test_against_the_computer(page: Page) -> None:
     shoot(page, "checkers-computer")
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("ending")).to_have_text("White wins by resignation (1 point).")
+    # Another game against the same level, the colours changed: the computer opens.
+    first = page.url
+    page.get_by_test_id("play-again").click()
+    page.wait_for_url(lambda url: url != first)
+    expect(page.get_by_test_id("ending")).to_be_hidden()
+    expect(page.get_by_test_id("moves").locator("li")).to_have_count(1)  # its first move
+    wait_my_turn(page)
+    assert page.locator("#board").get_attribute("data-turn") == "1"  # I am White now
 
 
 def test_two_friends_and_the_compulsory_jump(two_pages: tuple[Page, Page]) -> None:
