@@ -37,6 +37,11 @@ COMPUTER = "computer"
 #: What a save file says it is, so a stray JSON file is refused clearly.
 SAVE_KIND = "parlour saved game"
 SAVE_VERSION = 1
+#: The version of a file that needs more than version 1 knew: a backgammon game by
+#: optional cube rules. A Parlour that knows only version 1 refuses it rather than
+#: resuming the game by other rules; files without cube rules stay version 1.
+SAVE_VERSION_CUBE_RULES = 2
+KNOWN_SAVE_VERSIONS = (SAVE_VERSION, SAVE_VERSION_CUBE_RULES)
 
 
 @dataclass
@@ -267,9 +272,10 @@ class Session:
     def to_json(self) -> dict[str, Any]:
         """The save file's contents."""
         current = GameRecord(self.start_text, list(self.texts))
+        plain = self.options.cube_rules == CubeOptions()
         return {
             "kind": SAVE_KIND,
-            "version": SAVE_VERSION,
+            "version": SAVE_VERSION if plain else SAVE_VERSION_CUBE_RULES,
             "game": self.game.name,
             "options": self.options.to_json(),
             "start": current.start,
@@ -287,7 +293,7 @@ class Session:
         is wrong with a bad file."""
         if not isinstance(record, dict) or record.get("kind") != SAVE_KIND:
             raise NotationError("this is not a Parlour saved game")
-        if record.get("version") != SAVE_VERSION:
+        if record.get("version") not in KNOWN_SAVE_VERSIONS:
             raise NotationError(f"saved game version {record.get('version')!r} is not known")
         game = get_game(str(record.get("game")))
         options = Options.from_json(record.get("options", {}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +219,11 @@ def test_resume_keeps_the_cube_rules(
         session.play_text(text)
     path = tmp_path / "saved.json"
     session.save(path)
+    # Version 2: a Parlour that knew only version 1 refuses it rather than resume the
+    # game by other rules. A game by the standard rules stays version 1.
+    assert json.loads(path.read_text())["version"] == 2
+    plain = Session(get_game("backgammon"), Options())
+    assert plain.to_json()["version"] == 1
     assert cli.main(["play", "backgammon", "--resume", str(path)]) == 0
     resumed = started[0][0]
     assert resumed.options.cube_rules == rules
