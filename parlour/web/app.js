@@ -362,6 +362,21 @@ async function showGame(gameId) {
   const info = h("div", { id: "info", class: "info" });
   const choices = h("div", { id: "choices", class: "choices", hidden: true });
   const reviewBar = h("div", { id: "review", class: "review", "data-testid": "review", hidden: true });
+  // A move may also be typed in the game's notation (e4, Nf3, 11-15, 24/18 13/11):
+  // the server reads it and explains a mistake like any other.
+  const EXAMPLES = { chess: "e.g. e4 or Nf3", checkers: "e.g. 11-15 or 22x15", backgammon: "e.g. 24/18 13/11" };
+  const typedInput = h("input", { type: "text", name: "move", autocomplete: "off", spellcheck: "false",
+    placeholder: EXAMPLES[game.game] || "a move", "aria-label": "Type a move", "data-testid": "move-input" });
+  const typed = h("form", { class: "typed-move", hidden: true },
+    typedInput, h("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+  typed.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = typedInput.value.trim();
+    if (!text) return;
+    const before = state.game.version;
+    await act("move", text);
+    if (state.game.version !== before) typedInput.value = "";
+  });
   const invite = store.invite(gameId);
   const inviteBox = h("div", { id: "invite", class: "invite", hidden: true });
   if (invite && mySides.length) {
@@ -377,7 +392,7 @@ async function showGame(gameId) {
       h("div", { class: "board-column" }, reviewBar, boardBox, choices),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
-        inviteBox, status, ending, messageBox, info, controls,
+        inviteBox, status, ending, messageBox, info, controls, typed,
         h("h2", {}, "Moves"), moveList,
       ),
     ),
@@ -628,6 +643,7 @@ async function showGame(gameId) {
     moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, review));
     if (!state.review) moveList.scrollTop = moveList.scrollHeight;
     controls.replaceChildren(...controlButtons(g));
+    typed.hidden = !(typeof g.turn === "number" && mayAct(g.turn) && !g.outcome && !state.review);
   }
 
   function infoLines(g) {

@@ -155,3 +155,23 @@ def test_looking_back_over_the_moves(page: Page) -> None:
     click_move(page, "b8", "c6")
     wait_for_version(page, before + 1)
     expect(page.get_by_test_id("moves")).to_contain_text("Nc6")
+
+
+def test_moves_typed_in_the_games_notation(page: Page) -> None:
+    start_game(page, "chess", "local")
+    field = page.get_by_test_id("move-input")
+    field.fill("Nf3")
+    page.get_by_test_id("move-submit").click()
+    wait_for_version(page, 1)
+    expect(field).to_have_value("")
+    # An illegal move is explained, stays typed for correcting, and changes nothing.
+    field.fill("Ke7")
+    field.press("Enter")
+    expect(page.get_by_test_id("message")).to_have_text("you cannot capture your own piece")
+    expect(field).to_have_value("Ke7")
+    expect(page.locator("#board")).to_have_attribute("data-version", "1")
+    field.fill("d5")
+    field.press("Enter")
+    wait_for_version(page, 2)
+    expect(page.get_by_test_id("moves")).to_contain_text("Nf3")
+    expect(page.get_by_test_id("moves")).to_contain_text("d5")
