@@ -402,6 +402,8 @@ class ParlourApp(App[None]):
             await self.declare("resign")
         elif word == "resign" and f"resign {rest.lower()}" in self.resign_offers():
             await self.offer_resignation(f"resign {rest.lower()}")
+        elif word == "resign" and not rest:
+            self.action_resign()  # how much? the choice F7 gives
         elif word in ("draw", "claim"):
             await self.declare(word)
         else:

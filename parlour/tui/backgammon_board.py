@@ -410,7 +410,7 @@ def actions(session: Session) -> list[tuple[str, str]]:
         if word in legal
     ]
     if phase is Phase.CUBE:
-        buttons.append(("Resign", "resign single"))
+        buttons.append(("Resign…", "resign"))  # asks how much: a single game, a gammon...
     return buttons
 
 

@@ -56,7 +56,7 @@ def test_a_race_played_to_the_end_by_clicks() -> None:
     app: Any = make_app("backgammon", start=RACE, opponent="human", seed=11)
 
     async def script(pilot: Pilot[None]) -> None:
-        assert {"Roll", "Double", "Resign"} <= set(labels(app))
+        assert {"Roll", "Double", "Resign…"} <= set(labels(app))
         for _ in range(12):
             if app.session.state.is_over():
                 break
@@ -204,7 +204,10 @@ def test_a_resignation_offered_and_accepted() -> None:
     app: Any = make_app("backgammon", start=RACE, opponent="human", seed=1)
 
     async def script(pilot: Pilot[None]) -> None:
-        await pilot.click("#act-resign-single")
+        await pilot.click("#act-resign")  # the button asks how much
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.click("#choice-s")
         await pilot.pause()
         assert phase(app) == "resigning"
         assert labels(app) == ["Accept", "Decline"]
@@ -235,7 +238,7 @@ def test_confirm_and_take_back_buttons() -> None:
         await pilot.click("#act-confirm")
         await pilot.pause()
         assert phase(app) == "cube"
-        assert labels(app) == ["Roll", "Double", "Resign"]
+        assert labels(app) == ["Roll", "Double", "Resign…"]
 
     drive(app, script)
 
