@@ -1,7 +1,7 @@
-"""Per-game board data for the front end, found through the registry.
+"""Per-game board data and options for the front end, found through the registry.
 
 A game may have a ``view`` module beside its rules (``parlour/<game>/view.py``) with
-any of these functions, each taking the game's State:
+any of these functions:
 
 - ``board(state) -> dict``: what a board on screen needs (pieces, the legal moves by
   their squares, the last move...), sent with the game as ``board``;
