@@ -136,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=80)
-    parser.add_argument("--alpha", type=float, default=0.01, help="learning rate")
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        help="learning rate (a new run: 0.01 unless given; --resume: the checkpoint's, "
+        "or this one from now on, to lower it as the run matures)",
+    )
     parser.add_argument("--lam", type=float, default=0.7, help="λ of TD(λ)")
     parser.add_argument("--every", type=int, default=1000, help="report and save this often")
     parser.add_argument(
@@ -150,9 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.resume:
         trainer = Trainer.resume(args.checkpoint)
+        if args.alpha is not None:
+            trainer.alpha = args.alpha  # saved with the checkpoint from here on
     else:
         network = Network.new(hidden=args.hidden, seed=args.seed)
-        trainer = Trainer(network, seed=args.seed, alpha=args.alpha, lam=args.lam)
+        alpha = 0.01 if args.alpha is None else args.alpha
+        trainer = Trainer(network, seed=args.seed, alpha=alpha, lam=args.lam)
     started, games_then = time.perf_counter(), trainer.games
     while trainer.games < args.games:
         trainer.play_one_game()

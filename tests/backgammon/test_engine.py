@@ -24,6 +24,7 @@ from parlour.backgammon.network import INPUTS, Network, encode, equity, flip, sh
 from parlour.backgammon.notation import position_id
 from parlour.backgammon.rules import BACKGAMMON, Action, BackgammonGame, Phase
 from parlour.backgammon.train import Trainer, choose_play
+from parlour.backgammon.train import main as train_main
 from parlour.core.dice import Dice
 from parlour.core.protocol import CHANCE
 
@@ -101,6 +102,21 @@ def test_training_is_seeded_and_resumes_exactly(tmp_path: Path) -> None:
     assert resumed.games == straight.games == 4
     for a, b in zip(resumed.network.parameters(), straight.network.parameters(), strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_resumed_run_may_lower_its_learning_rate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint = tmp_path / "run.npz"
+    command = ["--checkpoint", str(checkpoint), "--hidden", "8", "--every", "1"]
+    assert train_main([*command, "--games", "1", "--alpha", "0.02"]) == 0
+    assert Trainer.resume(checkpoint).alpha == 0.02
+    assert train_main([*command, "--games", "2", "--resume"]) == 0  # the checkpoint's
+    assert Trainer.resume(checkpoint).alpha == 0.02
+    assert train_main([*command, "--games", "3", "--resume", "--alpha", "0.005"]) == 0
+    lowered = Trainer.resume(checkpoint)
+    assert lowered.alpha == 0.005 and lowered.games == 3
+    assert "3 games" in capsys.readouterr().out
 
 
 def test_shipped_weights_load_and_judge_the_start_as_about_even() -> None:
