@@ -16,7 +16,8 @@ The search:
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
   valuable attacker, queen promotions, two killer moves per ply, the history table;
-* quiescence search over captures and queen promotions, with delta pruning;
+* quiescence search over captures and queen promotions, with delta pruning, and
+  over every evasion when a capture gives check (so mates there are seen);
 * a repetition on the path, or the fifty-move count, scores as a draw;
 * a time limit checked every few thousand nodes, a node limit, and a stop flag
   (the UCI front end sets it from another thread).
@@ -340,6 +341,9 @@ class Searcher:
         self.stop_event: threading.Event | None = None
         self.state: ChessState = ChessState()
         self.bonus = 0
+        #: The unfinished iteration's best (score, move) so far, once its first root
+        #: move has been searched (what a stopped iteration still has to offer).
+        self.partial: tuple[int, InternalMove] | None = None
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
@@ -359,12 +363,19 @@ class Searcher:
         on_iteration: Callable[[SearchInfo], None] | None = None,
         exact_root: bool = False,
         margin: int = 0,
+        use_all_time: bool = False,
     ) -> SearchResult:
         """Search ``state`` (a private copy is used) until ``seconds``, ``depth`` or
         ``nodes`` is reached or ``stop`` is set (if time runs out before even depth 1
         is done, the first legal move is returned, with depth 0). ``exact_root``
         scores every root move within ``margin`` of the best exactly (``root_scores``,
-        for the weak levels' deliberate choices)."""
+        for the weak levels' deliberate choices).
+
+        Without ``use_all_time`` no iteration starts after about half the time (it
+        would rarely finish, and a player waits less); with it (UCI ``movetime``: the
+        time is spent either way) the search goes on to the deadline, and an
+        unfinished iteration's best move is played once the previous best has been
+        searched again and another move has proved better."""
         state = state.copy()
         roots = state.generate()
         if not roots:
@@ -393,6 +404,7 @@ class Searcher:
         root_scores: tuple[tuple[Move, int], ...] = ()
         for d in range(1, max_depth + 1):
             self.seldepth = 0
+            self.partial = None
             try:
                 if exact_root:
                     scored = self._root_exact(d, roots, mg, eg, phase, margin)
@@ -404,6 +416,9 @@ class Searcher:
                 else:
                     score, move = self._root(d, roots, mg, eg, phase, best)
             except _Stop:
+                if self.partial is not None and self.partial[1] != best:
+                    best_score, best = self.partial
+                    best_pv = (public_move(best),)
                 break
             best, best_score, reached = move, score, d
             roots.remove(move)
@@ -416,7 +431,7 @@ class Searcher:
                 )
             if abs(score) >= MATE_BOUND and d >= 2 * (MATE - abs(score)) + 2:
                 break  # a mate found and proved shortest enough: nothing more to learn
-            if seconds is not None and elapsed > seconds * 0.55:
+            if seconds is not None and not use_all_time and elapsed > seconds * 0.55:
                 break  # the next iteration would not finish
         return SearchResult(
             public_move(best),
@@ -492,6 +507,7 @@ class Searcher:
                 state.unmake()
             if score > alpha:
                 alpha, best = score, m
+                self.partial = (alpha, best)
         self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
 
@@ -735,15 +751,21 @@ class Searcher:
             state.stack.pop()
 
     def _quiesce(self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
-        """Captures (and queen promotions) only, until the position is quiet."""
+        """Captures (and queen promotions) only, until the position is quiet; in
+        check, every evasion (standing pat is no option then, and a capture that
+        mates must be seen as mate)."""
         self.nodes += 1
         if not self.nodes & 2047:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
         state = self.state
+        if ply >= MAX_PLY - 2:
+            return _blend(state, mg, eg, phase)
+        if state.in_check():
+            return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase)
         stand = _blend(state, mg, eg, phase)
-        if stand >= beta or ply >= MAX_PLY - 2:
+        if stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
@@ -788,6 +810,37 @@ class Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _quiesce_evasions(
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+    ) -> int:
+        """Quiescence in check: no legal move is mate; otherwise the best evasion,
+        captures of the checking piece tried first."""
+        state = self.state
+        moves = state.generate()
+        if not moves:
+            return -MATE + ply
+        b = state.board
+        ordered = sorted(
+            ((ORDER_VALUE[b[m[1]]] * 16 - ORDER_VALUE[b[m[0]]] // 16, m) for m in moves),
+            reverse=True,
+        )
+        best = -MATE + ply
+        delta = self._delta
+        for _, m in ordered:
+            dmg, deg, dph = delta(m)
+            state.make(m)
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph)
+            finally:
+                state.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
 
 
 # -- the engine ----------------------------------------------------------------------
