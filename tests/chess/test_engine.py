@@ -330,3 +330,28 @@ def test_docstring_examples_of_the_engine_and_uci_modules() -> None:
     for module in (parlour.chess.engine, parlour.chess.uci):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_quiescence_sees_a_capture_that_mates() -> None:
+    """Rxe8 is mate: in quiescence the side in check may not stand pat on being a rook
+    down, it must find an evasion, and there is none."""
+    state = CHESS.state_from_text("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
+    searcher = Searcher()
+    searcher.state = state.copy()
+    mg, eg, phase = evaluate_terms(state)
+    score = searcher._quiesce(-MATE - 1, MATE + 1, 0, mg, eg, phase)
+    assert score == MATE - 1
+
+
+def test_an_unfinished_iteration_still_gives_a_legal_move_and_keeps_the_position() -> None:
+    """Searching to the deadline (UCI movetime) stops mid-iteration; the move played is
+    legal and the position as it was."""
+    state = CHESS.state_from_text(
+        "r2q1rk1/1b2bppp/p2p1n2/np2p3/3PP3/5N1P/PPBN1PP1/R1BQR1K1 w - - 0 13"
+    )
+    before = state.to_text()
+    for seconds in (0.01, 0.05, 0.2):
+        result = Searcher().search(state, seconds=seconds, use_all_time=True)
+        assert result.move in state.legal_moves()
+        assert result.seconds < seconds + 0.2
+    assert state.to_text() == before
