@@ -28,7 +28,9 @@ values blended by how much material is left), written for this engine from
 ordinary chess knowledge: knights and bishops toward the centre, rooks on the
 seventh, pawns worth more as they advance (much more in the endgame), the king
 tucked away behind its pawns while queens are on and marching to the centre in the
-endgame; plus the bishop pair and a small bonus for the side to move.
+endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
+scored once per arrangement of pawns and looked up by a pawn key carried through
+the search; plus the bishop pair and a small bonus for the side to move.
 
 >>> from parlour.chess.rules import CHESS
 >>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
@@ -60,6 +62,7 @@ from parlour.chess.rules import (
     QUEEN,
     ROOK,
     WHITE,
+    ZOBRIST,
     ZOBRIST_BLACK,
     ZOBRIST_EP,
     ChessState,
@@ -265,16 +268,93 @@ def evaluate_terms(state: ChessState) -> tuple[int, int, int]:
     return mg, eg, phase
 
 
+# -- pawn structure ---------------------------------------------------------------
+# Pawns move seldom, so their structure is scored once per arrangement and kept in a
+# table keyed by a Zobrist key over the pawns alone (the search carries the key
+# along like the piece-square sums).
+
+#: A passed pawn's bonus by its rank counted from its own side (0 = first rank).
+PASSED_MG = (0, 0, 4, 8, 16, 30, 50, 0)
+PASSED_EG = (0, 6, 10, 18, 32, 55, 85, 0)
+DOUBLED_MG, DOUBLED_EG = -10, -18
+ISOLATED_MG, ISOLATED_EG = -10, -14
+_PAWN_TABLE_SIZE = 50_000
+_pawn_table: dict[int, tuple[int, int]] = {}
+
+
+def pawn_key(state: ChessState) -> int:
+    """The Zobrist key of the pawns alone, from scratch."""
+    key = 0
+    b = state.board
+    for c in BOARD_CELLS:
+        if b[c] & 7 == PAWN:
+            key ^= ZOBRIST[b[c]][c]
+    return key
+
+
+def pawn_structure(board: list[int]) -> tuple[int, int]:
+    """Passed, doubled and isolated pawns: (middlegame, endgame) from White's side."""
+    # Per file (padded by one on each side): how many pawns of each colour, White's
+    # rearmost rank and Black's rearmost (highest) rank, which decide passed pawns.
+    white_count = [0] * 10
+    black_count = [0] * 10
+    white_rear = [8] * 10
+    black_rear = [-1] * 10
+    white_pawns = []
+    black_pawns = []
+    for sq in range(64):
+        p = board[CELL[sq]]
+        if p & 7 != PAWN:
+            continue
+        f, r = (sq & 7) + 1, sq >> 3
+        if p & WHITE:
+            white_count[f] += 1
+            white_rear[f] = min(white_rear[f], r)
+            white_pawns.append((f, r))
+        else:
+            black_count[f] += 1
+            black_rear[f] = max(black_rear[f], r)
+            black_pawns.append((f, r))
+    mg = eg = 0
+    for f, r in white_pawns:
+        if max(black_rear[f - 1], black_rear[f], black_rear[f + 1]) <= r:
+            mg += PASSED_MG[r]
+            eg += PASSED_EG[r]
+        if not white_count[f - 1] and not white_count[f + 1]:
+            mg += ISOLATED_MG
+            eg += ISOLATED_EG
+    for f, r in black_pawns:
+        if min(white_rear[f - 1], white_rear[f], white_rear[f + 1]) >= r:
+            mg -= PASSED_MG[7 - r]
+            eg -= PASSED_EG[7 - r]
+        if not black_count[f - 1] and not black_count[f + 1]:
+            mg -= ISOLATED_MG
+            eg -= ISOLATED_EG
+    for f in range(1, 9):
+        if white_count[f] > 1:
+            mg += DOUBLED_MG * (white_count[f] - 1)
+            eg += DOUBLED_EG * (white_count[f] - 1)
+        if black_count[f] > 1:
+            mg -= DOUBLED_MG * (black_count[f] - 1)
+            eg -= DOUBLED_EG * (black_count[f] - 1)
+    return mg, eg
+
+
 def evaluate(state: ChessState) -> int:
     """The static evaluation in centipawns from the side to move's point of view."""
     mg, eg, phase = evaluate_terms(state)
-    return _blend(state, mg, eg, phase)
+    return _blend(state, mg, eg, phase, pawn_key(state))
 
 
-def _blend(state: ChessState, mg: int, eg: int, phase: int) -> int:
+def _blend(state: ChessState, mg: int, eg: int, phase: int, pawns: int) -> int:
+    structure = _pawn_table.get(pawns)
+    if structure is None:
+        if len(_pawn_table) >= _PAWN_TABLE_SIZE:
+            _pawn_table.clear()
+        structure = _pawn_table[pawns] = pawn_structure(state.board)
     if phase > 24:
         phase = 24
-    score = mg * phase + eg * (24 - phase)
+    score = (mg + structure[0]) * phase + (eg + structure[1]) * (24 - phase)
     # Divided after taking the mover's side, so both colours round alike.
     return (score if state.color == WHITE else -score) // 24 + TEMPO
 
@@ -395,6 +475,7 @@ class Searcher:
         for key in self.history:
             self.history[key] >>= 3
         mg, eg, phase = evaluate_terms(state)
+        pawns = pawn_key(state)
         self.bonus = _bishop_pair(state)
         mg += self.bonus
         eg += self.bonus
@@ -410,14 +491,14 @@ class Searcher:
             self.partial = None
             try:
                 if exact_root:
-                    scored = self._root_exact(d, roots, mg, eg, phase, margin)
+                    scored = self._root_exact(d, roots, mg, eg, phase, pawns, margin)
                     scored.sort(key=lambda item: -item[1])
                     score = scored[0][1]
                     move = scored[0][0]
                     roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
-                    score, move = self._aspire(d, roots, mg, eg, phase, best_score)
+                    score, move = self._aspire(d, roots, mg, eg, phase, pawns, best_score)
             except _Stop:
                 if self.partial is not None and self.partial[1] != best:
                     best_score, best = self.partial
@@ -479,7 +560,14 @@ class Searcher:
         return tuple(line)
 
     def _aspire(
-        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int, guess: int
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        guess: int,
     ) -> tuple[int, InternalMove]:
         """The root searched first in a narrow window around the last iteration's
         score (most iterations land inside it, and a narrow window cuts more); when
@@ -489,7 +577,7 @@ class Searcher:
         if depth >= 4 and abs(guess) < MATE_BOUND:
             alpha, beta = guess - ASPIRATION, guess + ASPIRATION
         while True:
-            score, move = self._root(depth, roots, mg, eg, phase, alpha, beta)
+            score, move = self._root(depth, roots, mg, eg, phase, pawns, alpha, beta)
             if score <= alpha:
                 alpha = -INFINITY
             elif score >= beta:
@@ -506,6 +594,7 @@ class Searcher:
         mg: int,
         eg: int,
         phase: int,
+        pawns: int,
         alpha: int,
         beta: int,
     ) -> tuple[int, InternalMove]:
@@ -516,20 +605,34 @@ class Searcher:
         best_score, best = -INFINITY, roots[0]
         state = self.state
         for i, m in enumerate(roots):
-            dmg, deg, dph = self._delta(m)
+            dmg, deg, dph, dpk = self._delta(m)
             state.make(m)
             try:
                 if i == 0:
                     score = -self._search(
-                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
                     )
                 else:
                     score = -self._search(
-                        depth - 1, -alpha - 1, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        mg + dmg,
+                        eg + deg,
+                        phase + dph,
+                        pawns ^ dpk,
                     )
                     if alpha < score < beta:
                         score = -self._search(
-                            depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                            depth - 1,
+                            -beta,
+                            -alpha,
+                            1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
             finally:
                 state.unmake()
@@ -550,7 +653,14 @@ class Searcher:
         return best_score, best
 
     def _root_exact(
-        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int, margin: int
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        margin: int,
     ) -> list[tuple[InternalMove, int]]:
         """Every root move's score, exact for the moves within ``margin`` of the best;
         the others are only shown to be worse than that (a bound is enough)."""
@@ -558,12 +668,12 @@ class Searcher:
         scored = []
         best = -INFINITY
         for m in roots:
-            dmg, deg, dph = self._delta(m)
+            dmg, deg, dph, dpk = self._delta(m)
             floor = best - margin - 1 if best > -INFINITY else -INFINITY
             state.make(m)
             try:
                 score = -self._search(
-                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph
+                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
                 )
             finally:
                 state.unmake()
@@ -571,8 +681,9 @@ class Searcher:
             scored.append((m, score))
         return [(m, score) for m, score in scored if score >= best - margin]
 
-    def _delta(self, m: InternalMove) -> tuple[int, int, int]:
-        """How the move changes the middlegame sum, the endgame sum and the phase."""
+    def _delta(self, m: InternalMove) -> tuple[int, int, int, int]:
+        """How the move changes the middlegame sum, the endgame sum and the phase,
+        and what it XORs into the pawn key."""
         fr, to, flag = m
         b = self.state.board
         piece = b[fr]
@@ -580,28 +691,34 @@ class Searcher:
         pm, pe = PST_MG[piece], PST_EG[piece]
         dmg = pm[to] - pm[fr]
         deg = pe[to] - pe[fr]
-        dph = 0
+        dph = dpk = 0
+        if piece & 7 == PAWN:
+            dpk = ZOBRIST[piece][fr] ^ ZOBRIST[piece][to]
         if captured:
             dmg -= PST_MG[captured][to]
             deg -= PST_EG[captured][to]
             dph = -PIECE_PHASE[captured]
+            if captured & 7 == PAWN:
+                dpk ^= ZOBRIST[captured][to]
         if flag:
             if flag >= PROMOTE:
                 new = (flag - PROMOTE) | (piece & (WHITE | BLACK))
                 dmg += PST_MG[new][to] - pm[to]
                 deg += PST_EG[new][to] - pe[to]
                 dph += PIECE_PHASE[new]
+                dpk ^= ZOBRIST[piece][to]  # the pawn does not arrive: it is promoted
             elif flag == EN_PASSANT:
                 victim_cell = to - 10 if piece & WHITE else to + 10
                 victim = b[victim_cell]
                 dmg -= PST_MG[victim][victim_cell]
                 deg -= PST_EG[victim][victim_cell]
+                dpk ^= ZOBRIST[victim][victim_cell]
             elif flag == CASTLE:
                 rook_from, rook_to = CASTLING_ROOK[to]
                 rook = b[rook_from]
                 dmg += PST_MG[rook][rook_to] - PST_MG[rook][rook_from]
                 deg += PST_EG[rook][rook_to] - PST_EG[rook][rook_from]
-        return dmg, deg, dph
+        return dmg, deg, dph, dpk
 
     def _is_repetition(self) -> bool:
         """Whether the position stood before since the last capture or pawn move
@@ -616,7 +733,7 @@ class Searcher:
         return False
 
     def _search(
-        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
     ) -> int:
         """Negamax principal variation search: the score of the side to move."""
         state = self.state
@@ -630,12 +747,12 @@ class Searcher:
         if in_check:
             depth += 1
         if depth <= 0:
-            return self._quiesce(alpha, beta, ply, mg, eg, phase)
+            return self._quiesce(alpha, beta, ply, mg, eg, phase, pawns)
         self.nodes += 1
         if not self.nodes & 2047:
             self._check_limits()
         if ply >= MAX_PLY - 2:
-            return _blend(state, mg, eg, phase)
+            return _blend(state, mg, eg, phase, pawns)
 
         # Mate distance: no line from here can beat a mate already found nearer the root.
         mate_alpha = max(alpha, -MATE + ply)
@@ -668,9 +785,9 @@ class Searcher:
             and not in_check
             and depth >= 3
             and phase >= 3
-            and _blend(state, mg, eg, phase) >= beta
+            and _blend(state, mg, eg, phase, pawns) >= beta
         ):
-            score = self._null_search(depth, beta, ply, mg, eg, phase)
+            score = self._null_search(depth, beta, ply, mg, eg, phase, pawns)
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
 
@@ -705,14 +822,21 @@ class Searcher:
         best_move = None
         delta = self._delta
         for searched, (s, m) in enumerate(scored):
-            dmg, deg, dph = delta(m)
+            dmg, deg, dph, dpk = delta(m)
             quiet = s < 790_000
             state.make(m)
             try:
                 new_depth = depth - 1
                 if searched == 0:
                     score = -self._search(
-                        new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        mg + dmg,
+                        eg + deg,
+                        phase + dph,
+                        pawns ^ dpk,
                     )
                 else:
                     reduction = 0
@@ -728,14 +852,29 @@ class Searcher:
                         mg + dmg,
                         eg + deg,
                         phase + dph,
+                        pawns ^ dpk,
                     )
                     if score > alpha and reduction:
                         score = -self._search(
-                            new_depth, -alpha - 1, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                            new_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
                     if alpha < score < beta:
                         score = -self._search(
-                            new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                            new_depth,
+                            -beta,
+                            -alpha,
+                            ply + 1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
             finally:
                 state.unmake()
@@ -767,7 +906,9 @@ class Searcher:
         self.table[key] = (depth, stored, bound, best_move)
         return best_score
 
-    def _null_search(self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
+    def _null_search(
+        self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int:
         """Search after passing the move (the board's stack gets a marker entry so the
         repetition scan and the fifty-move count stop at the pass)."""
         state = self.state
@@ -782,13 +923,17 @@ class Searcher:
         state.color ^= 24
         try:
             reduction = 3 if depth >= 6 else 2
-            return -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase)
+            return -self._search(
+                depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase, pawns
+            )
         finally:
             state.color ^= 24
             state.ep, state.halfmove, state.hash = saved
             state.stack.pop()
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
+    def _quiesce(
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int:
         """Captures (and queen promotions) only, until the position is quiet; in
         check, every evasion (standing pat is no option then, and a capture that
         mates must be seen as mate)."""
@@ -799,10 +944,10 @@ class Searcher:
             self.seldepth = ply
         state = self.state
         if ply >= MAX_PLY - 2:
-            return _blend(state, mg, eg, phase)
+            return _blend(state, mg, eg, phase, pawns)
         if state.in_check():
-            return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase)
-        stand = _blend(state, mg, eg, phase)
+            return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase, pawns)
+        stand = _blend(state, mg, eg, phase, pawns)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -837,10 +982,12 @@ class Searcher:
         captures.sort(reverse=True)
         delta = self._delta
         for _, m in captures:
-            dmg, deg, dph = delta(m)
+            dmg, deg, dph, dpk = delta(m)
             state.make(m)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph)
+                score = -self._quiesce(
+                    -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
+                )
             finally:
                 state.unmake()
             if score > alpha:
@@ -850,7 +997,7 @@ class Searcher:
         return alpha
 
     def _quiesce_evasions(
-        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
     ) -> int:
         """Quiescence in check: no legal move is mate; otherwise the best evasion,
         captures of the checking piece tried first."""
@@ -866,10 +1013,12 @@ class Searcher:
         best = -MATE + ply
         delta = self._delta
         for _, m in ordered:
-            dmg, deg, dph = delta(m)
+            dmg, deg, dph, dpk = delta(m)
             state.make(m)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph)
+                score = -self._quiesce(
+                    -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
+                )
             finally:
                 state.unmake()
             if score > best:

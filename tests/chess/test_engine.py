@@ -16,6 +16,8 @@ from parlour.chess.engine import (
     assess,
     evaluate,
     evaluate_terms,
+    pawn_key,
+    pawn_structure,
 )
 from parlour.chess.rules import CHESS, ChessState, Move
 from parlour.core.errors import GameOverError
@@ -203,16 +205,19 @@ def test_incremental_evaluation_matches_a_fresh_count() -> None:
         state = CHESS.new_state()
         searcher.state = state
         terms = evaluate_terms(state)
+        key = pawn_key(state)
         for _ in range(150):
             moves = state.generate()
             if not moves:
                 break
             m = rng.choice(moves)
             kinds.add(m[2] if m[2] < 10 else 10)
-            dmg, deg, dph = searcher._delta(m)
+            dmg, deg, dph, dpk = searcher._delta(m)
             state.make(m)
             terms = (terms[0] + dmg, terms[1] + deg, terms[2] + dph)
+            key ^= dpk
             assert terms == evaluate_terms(state), state.to_text()
+            assert key == pawn_key(state), state.to_text()
     assert kinds == {0, 1, 2, 3, 10}, "every kind of move was tried"
 
 
@@ -339,7 +344,7 @@ def test_quiescence_sees_a_capture_that_mates() -> None:
     searcher = Searcher()
     searcher.state = state.copy()
     mg, eg, phase = evaluate_terms(state)
-    score = searcher._quiesce(-MATE - 1, MATE + 1, 0, mg, eg, phase)
+    score = searcher._quiesce(-MATE - 1, MATE + 1, 0, mg, eg, phase, pawn_key(state))
     assert score == MATE - 1
 
 
@@ -355,3 +360,21 @@ def test_an_unfinished_iteration_still_gives_a_legal_move_and_keeps_the_position
         assert result.move in state.legal_moves()
         assert result.seconds < seconds + 0.2
     assert state.to_text() == before
+
+
+@pytest.mark.parametrize(
+    ("fen", "expected"),
+    [
+        # d5 is passed on its fifth rank (+16, +32) and isolated (-10, -14).
+        ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", (6, 18)),
+        # c7 stops d5 being passed; each side has one isolated pawn: even.
+        ("4k3/2p5/8/3P4/8/8/8/4K3 w - - 0 1", (0, 0)),
+        # c2 and c3: passed (0 + 4, 6 + 10), isolated twice, doubled once.
+        ("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1", (-26, -30)),
+    ],
+)
+def test_pawn_structure_terms(fen: str, expected: tuple[int, int]) -> None:
+    state = CHESS.state_from_text(fen)
+    assert pawn_structure(state.board) == expected
+    mirrored = CHESS.state_from_text(chess.Board(fen).mirror().fen())
+    assert pawn_structure(mirrored.board) == (-expected[0], -expected[1])
