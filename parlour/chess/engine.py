@@ -10,9 +10,8 @@ changing them by a few table look-ups. That roughly doubles the nodes per second
 
 The search:
 
-* iterative deepening with aspiration windows, principal variation search (null
-  windows after the first move), check extensions, null-move pruning and late-move
-  reductions;
+* iterative deepening with principal variation search (null windows after the first
+  move), check extensions, null-move pruning and late-move reductions;
 * a transposition table on the Zobrist hash (depth, score, bound, best move), mate
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
@@ -82,8 +81,6 @@ MATE = 100_000
 MATE_BOUND = MATE - 1_000
 INFINITY = MATE + 1
 EXACT, LOWER, UPPER = 0, 1, 2
-#: Half-width of the root's first window around the last iteration's score.
-ASPIRATION = 35
 MAX_PLY = 100
 
 # -- evaluation tables -----------------------------------------------------------------
@@ -498,7 +495,7 @@ class Searcher:
                     roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
-                    score, move = self._aspire(d, roots, mg, eg, phase, pawns, best_score)
+                    score, move = self._root(d, roots, mg, eg, phase, pawns)
             except _Stop:
                 if self.partial is not None and self.partial[1] != best:
                     best_score, best = self.partial
@@ -559,34 +556,6 @@ class Searcher:
             state.unmake()
         return tuple(line)
 
-    def _aspire(
-        self,
-        depth: int,
-        roots: list[InternalMove],
-        mg: int,
-        eg: int,
-        phase: int,
-        pawns: int,
-        guess: int,
-    ) -> tuple[int, InternalMove]:
-        """The root searched first in a narrow window around the last iteration's
-        score (most iterations land inside it, and a narrow window cuts more); when
-        the score falls outside, that side of the window is opened and the root
-        searched again (after a fail high, the move that failed high goes first)."""
-        alpha, beta = -INFINITY, INFINITY
-        if depth >= 4 and abs(guess) < MATE_BOUND:
-            alpha, beta = guess - ASPIRATION, guess + ASPIRATION
-        while True:
-            score, move = self._root(depth, roots, mg, eg, phase, pawns, alpha, beta)
-            if score <= alpha:
-                alpha = -INFINITY
-            elif score >= beta:
-                beta = INFINITY
-                roots.remove(move)
-                roots.insert(0, move)
-            else:
-                return score, move
-
     def _root(
         self,
         depth: int,
@@ -595,14 +564,9 @@ class Searcher:
         eg: int,
         phase: int,
         pawns: int,
-        alpha: int,
-        beta: int,
     ) -> tuple[int, InternalMove]:
-        """The root moves searched within (alpha, beta): the best score and move. A
-        score at or below alpha, or at or above beta, is only a bound (the caller's
-        aspiration window failed and it searches again wider)."""
-        original_alpha = alpha
-        best_score, best = -INFINITY, roots[0]
+        alpha, beta = -INFINITY, INFINITY
+        best = roots[0]
         state = self.state
         for i, m in enumerate(roots):
             dmg, deg, dph, dpk = self._delta(m)
@@ -623,7 +587,7 @@ class Searcher:
                         phase + dph,
                         pawns ^ dpk,
                     )
-                    if alpha < score < beta:
+                    if score > alpha:
                         score = -self._search(
                             depth - 1,
                             -beta,
@@ -636,21 +600,11 @@ class Searcher:
                         )
             finally:
                 state.unmake()
-            if score > best_score:
-                best_score, best = score, m
             if score > alpha:
-                alpha = score
-                self.partial = (score, m)
-                if score >= beta:
-                    break
-        if best_score >= beta:
-            bound = LOWER
-        elif best_score > original_alpha:
-            bound = EXACT
-        else:
-            bound = UPPER
-        self.table[state.hash] = (depth, best_score, bound, best)
-        return best_score, best
+                alpha, best = score, m
+                self.partial = (alpha, best)
+        self.table[state.hash] = (depth, alpha, EXACT, best)
+        return alpha, best
 
     def _root_exact(
         self,
