@@ -8,12 +8,15 @@ opening below is played twice, the colours swapped.
 
     python benchmarks/chess_match.py sunfish --games 40 --movetime 0.5
     python benchmarks/chess_match.py stockfish --elo 1350 --games 20 --movetime 0.5
+    python benchmarks/chess_match.py parlour --peer-root /tmp/chess-old --games 100 --movetime 0.1
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
 ``sunfish-uci`` script) and Debian's Stockfish (``apt-get install stockfish``), held
 to ``UCI_Elo`` with ``UCI_LimitStrength``. The score is printed with its 95 %
-interval and the Elo difference -400 log10(1/s - 1).
+interval and the Elo difference -400 log10(1/s - 1). The peer ``parlour`` is another
+copy of Parlour (``--peer-root``, e.g. an older commit's ``git worktree``), to measure a
+change to the engine against the engine before it.
 """
 
 from __future__ import annotations
@@ -67,10 +70,11 @@ OPENINGS = [
 ]
 
 
-def open_engine(kind: str, elo: int | None) -> chess.engine.SimpleEngine:
+def open_engine(kind: str, elo: int | None, root: Path = ROOT) -> chess.engine.SimpleEngine:
     if kind == "parlour":
+        # python -m runs the copy in the working directory: ``root`` picks which.
         return chess.engine.SimpleEngine.popen_uci(
-            [sys.executable, "-m", "parlour", "uci"], cwd=str(ROOT)
+            [sys.executable, "-m", "parlour", "uci"], cwd=str(root)
         )
     if kind == "sunfish":
         if not (os.path.exists(SUNFISH) or shutil.which(SUNFISH)):
@@ -159,6 +163,12 @@ def main() -> int:
     parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (with UCI_LimitStrength)")
     parser.add_argument("--games", type=int, default=2 * len(OPENINGS))
     parser.add_argument("--movetime", type=float, default=0.5, help="seconds per move, both")
+    parser.add_argument(
+        "--peer-root",
+        type=Path,
+        default=ROOT,
+        help="for the peer parlour: the root of the copy to play (default: this one)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--offset",
@@ -178,7 +188,7 @@ def main() -> int:
 
     def worker() -> None:
         ours = open_engine("parlour", None)
-        peer = open_engine(args.peer, args.elo)
+        peer = open_engine(args.peer, args.elo, args.peer_root)
         try:
             while True:
                 with lock:
@@ -212,6 +222,8 @@ def main() -> int:
     for thread in threads:
         thread.join()
     peer_name = args.peer + (f" (UCI_Elo {args.elo})" if args.elo else "")
+    if args.peer == "parlour":
+        peer_name += f" at {args.peer_root}"
     print(f"Parlour vs {peer_name}, {args.movetime} s/move: {summary(points)}")
     return 0
 

@@ -16,7 +16,8 @@ The search:
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
   valuable attacker, queen promotions, two killer moves per ply, the history table;
-* quiescence search over captures and queen promotions, with delta pruning;
+* quiescence search over captures and queen promotions, with delta pruning, and
+  over every evasion when a capture gives check (so mates there are seen);
 * a repetition on the path, or the fifty-move count, scores as a draw;
 * a time limit checked every few thousand nodes, a node limit, and a stop flag
   (the UCI front end sets it from another thread).
@@ -26,7 +27,9 @@ values blended by how much material is left), written for this engine from
 ordinary chess knowledge: knights and bishops toward the centre, rooks on the
 seventh, pawns worth more as they advance (much more in the endgame), the king
 tucked away behind its pawns while queens are on and marching to the centre in the
-endgame; plus the bishop pair and a small bonus for the side to move.
+endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
+scored once per arrangement of pawns and looked up by a pawn key carried through
+the search; plus the bishop pair and a small bonus for the side to move.
 
 >>> from parlour.chess.rules import CHESS
 >>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
@@ -58,6 +61,7 @@ from parlour.chess.rules import (
     QUEEN,
     ROOK,
     WHITE,
+    ZOBRIST,
     ZOBRIST_BLACK,
     ZOBRIST_EP,
     ChessState,
@@ -261,16 +265,93 @@ def evaluate_terms(state: ChessState) -> tuple[int, int, int]:
     return mg, eg, phase
 
 
+# -- pawn structure ---------------------------------------------------------------
+# Pawns move seldom, so their structure is scored once per arrangement and kept in a
+# table keyed by a Zobrist key over the pawns alone (the search carries the key
+# along like the piece-square sums).
+
+#: A passed pawn's bonus by its rank counted from its own side (0 = first rank).
+PASSED_MG = (0, 0, 4, 8, 16, 30, 50, 0)
+PASSED_EG = (0, 6, 10, 18, 32, 55, 85, 0)
+DOUBLED_MG, DOUBLED_EG = -10, -18
+ISOLATED_MG, ISOLATED_EG = -10, -14
+_PAWN_TABLE_SIZE = 50_000
+_pawn_table: dict[int, tuple[int, int]] = {}
+
+
+def pawn_key(state: ChessState) -> int:
+    """The Zobrist key of the pawns alone, from scratch."""
+    key = 0
+    b = state.board
+    for c in BOARD_CELLS:
+        if b[c] & 7 == PAWN:
+            key ^= ZOBRIST[b[c]][c]
+    return key
+
+
+def pawn_structure(board: list[int]) -> tuple[int, int]:
+    """Passed, doubled and isolated pawns: (middlegame, endgame) from White's side."""
+    # Per file (padded by one on each side): how many pawns of each colour, White's
+    # rearmost rank and Black's rearmost (highest) rank, which decide passed pawns.
+    white_count = [0] * 10
+    black_count = [0] * 10
+    white_rear = [8] * 10
+    black_rear = [-1] * 10
+    white_pawns = []
+    black_pawns = []
+    for sq in range(64):
+        p = board[CELL[sq]]
+        if p & 7 != PAWN:
+            continue
+        f, r = (sq & 7) + 1, sq >> 3
+        if p & WHITE:
+            white_count[f] += 1
+            white_rear[f] = min(white_rear[f], r)
+            white_pawns.append((f, r))
+        else:
+            black_count[f] += 1
+            black_rear[f] = max(black_rear[f], r)
+            black_pawns.append((f, r))
+    mg = eg = 0
+    for f, r in white_pawns:
+        if max(black_rear[f - 1], black_rear[f], black_rear[f + 1]) <= r:
+            mg += PASSED_MG[r]
+            eg += PASSED_EG[r]
+        if not white_count[f - 1] and not white_count[f + 1]:
+            mg += ISOLATED_MG
+            eg += ISOLATED_EG
+    for f, r in black_pawns:
+        if min(white_rear[f - 1], white_rear[f], white_rear[f + 1]) >= r:
+            mg -= PASSED_MG[7 - r]
+            eg -= PASSED_EG[7 - r]
+        if not black_count[f - 1] and not black_count[f + 1]:
+            mg -= ISOLATED_MG
+            eg -= ISOLATED_EG
+    for f in range(1, 9):
+        if white_count[f] > 1:
+            mg += DOUBLED_MG * (white_count[f] - 1)
+            eg += DOUBLED_EG * (white_count[f] - 1)
+        if black_count[f] > 1:
+            mg -= DOUBLED_MG * (black_count[f] - 1)
+            eg -= DOUBLED_EG * (black_count[f] - 1)
+    return mg, eg
+
+
 def evaluate(state: ChessState) -> int:
     """The static evaluation in centipawns from the side to move's point of view."""
     mg, eg, phase = evaluate_terms(state)
-    return _blend(state, mg, eg, phase)
+    return _blend(state, mg, eg, phase, pawn_key(state))
 
 
-def _blend(state: ChessState, mg: int, eg: int, phase: int) -> int:
+def _blend(state: ChessState, mg: int, eg: int, phase: int, pawns: int) -> int:
+    structure = _pawn_table.get(pawns)
+    if structure is None:
+        if len(_pawn_table) >= _PAWN_TABLE_SIZE:
+            _pawn_table.clear()
+        structure = _pawn_table[pawns] = pawn_structure(state.board)
     if phase > 24:
         phase = 24
-    score = mg * phase + eg * (24 - phase)
+    score = (mg + structure[0]) * phase + (eg + structure[1]) * (24 - phase)
     # Divided after taking the mover's side, so both colours round alike.
     return (score if state.color == WHITE else -score) // 24 + TEMPO
 
@@ -340,6 +421,9 @@ class Searcher:
         self.stop_event: threading.Event | None = None
         self.state: ChessState = ChessState()
         self.bonus = 0
+        #: The unfinished iteration's best (score, move) so far, once its first root
+        #: move has been searched (what a stopped iteration still has to offer).
+        self.partial: tuple[int, InternalMove] | None = None
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
@@ -359,12 +443,19 @@ class Searcher:
         on_iteration: Callable[[SearchInfo], None] | None = None,
         exact_root: bool = False,
         margin: int = 0,
+        use_all_time: bool = False,
     ) -> SearchResult:
         """Search ``state`` (a private copy is used) until ``seconds``, ``depth`` or
         ``nodes`` is reached or ``stop`` is set (if time runs out before even depth 1
         is done, the first legal move is returned, with depth 0). ``exact_root``
         scores every root move within ``margin`` of the best exactly (``root_scores``,
-        for the weak levels' deliberate choices)."""
+        for the weak levels' deliberate choices).
+
+        Without ``use_all_time`` no iteration starts after about half the time (it
+        would rarely finish, and a player waits less); with it (UCI ``movetime``: the
+        time is spent either way) the search goes on to the deadline, and an
+        unfinished iteration's best move is played once the previous best has been
+        searched again and another move has proved better."""
         state = state.copy()
         roots = state.generate()
         if not roots:
@@ -381,6 +472,7 @@ class Searcher:
         for key in self.history:
             self.history[key] >>= 3
         mg, eg, phase = evaluate_terms(state)
+        pawns = pawn_key(state)
         self.bonus = _bishop_pair(state)
         mg += self.bonus
         eg += self.bonus
@@ -393,17 +485,21 @@ class Searcher:
         root_scores: tuple[tuple[Move, int], ...] = ()
         for d in range(1, max_depth + 1):
             self.seldepth = 0
+            self.partial = None
             try:
                 if exact_root:
-                    scored = self._root_exact(d, roots, mg, eg, phase, margin)
+                    scored = self._root_exact(d, roots, mg, eg, phase, pawns, margin)
                     scored.sort(key=lambda item: -item[1])
                     score = scored[0][1]
                     move = scored[0][0]
                     roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
-                    score, move = self._root(d, roots, mg, eg, phase, best)
+                    score, move = self._root(d, roots, mg, eg, phase, pawns)
             except _Stop:
+                if self.partial is not None and self.partial[1] != best:
+                    best_score, best = self.partial
+                    best_pv = (public_move(best),)
                 break
             best, best_score, reached = move, score, d
             roots.remove(move)
@@ -416,7 +512,7 @@ class Searcher:
                 )
             if abs(score) >= MATE_BOUND and d >= 2 * (MATE - abs(score)) + 2:
                 break  # a mate found and proved shortest enough: nothing more to learn
-            if seconds is not None and elapsed > seconds * 0.55:
+            if seconds is not None and not use_all_time and elapsed > seconds * 0.55:
                 break  # the next iteration would not finish
         return SearchResult(
             public_move(best),
@@ -467,36 +563,58 @@ class Searcher:
         mg: int,
         eg: int,
         phase: int,
-        previous: InternalMove,
+        pawns: int,
     ) -> tuple[int, InternalMove]:
         alpha, beta = -INFINITY, INFINITY
-        best = previous
+        best = roots[0]
         state = self.state
         for i, m in enumerate(roots):
-            dmg, deg, dph = self._delta(m)
+            dmg, deg, dph, dpk = self._delta(m)
             state.make(m)
             try:
                 if i == 0:
                     score = -self._search(
-                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
                     )
                 else:
                     score = -self._search(
-                        depth - 1, -alpha - 1, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        mg + dmg,
+                        eg + deg,
+                        phase + dph,
+                        pawns ^ dpk,
                     )
                     if score > alpha:
                         score = -self._search(
-                            depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph
+                            depth - 1,
+                            -beta,
+                            -alpha,
+                            1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
             finally:
                 state.unmake()
             if score > alpha:
                 alpha, best = score, m
+                self.partial = (alpha, best)
         self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
 
     def _root_exact(
-        self, depth: int, roots: list[InternalMove], mg: int, eg: int, phase: int, margin: int
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        margin: int,
     ) -> list[tuple[InternalMove, int]]:
         """Every root move's score, exact for the moves within ``margin`` of the best;
         the others are only shown to be worse than that (a bound is enough)."""
@@ -504,12 +622,12 @@ class Searcher:
         scored = []
         best = -INFINITY
         for m in roots:
-            dmg, deg, dph = self._delta(m)
+            dmg, deg, dph, dpk = self._delta(m)
             floor = best - margin - 1 if best > -INFINITY else -INFINITY
             state.make(m)
             try:
                 score = -self._search(
-                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph
+                    depth - 1, -INFINITY, -floor, 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
                 )
             finally:
                 state.unmake()
@@ -517,8 +635,9 @@ class Searcher:
             scored.append((m, score))
         return [(m, score) for m, score in scored if score >= best - margin]
 
-    def _delta(self, m: InternalMove) -> tuple[int, int, int]:
-        """How the move changes the middlegame sum, the endgame sum and the phase."""
+    def _delta(self, m: InternalMove) -> tuple[int, int, int, int]:
+        """How the move changes the middlegame sum, the endgame sum and the phase,
+        and what it XORs into the pawn key."""
         fr, to, flag = m
         b = self.state.board
         piece = b[fr]
@@ -526,28 +645,34 @@ class Searcher:
         pm, pe = PST_MG[piece], PST_EG[piece]
         dmg = pm[to] - pm[fr]
         deg = pe[to] - pe[fr]
-        dph = 0
+        dph = dpk = 0
+        if piece & 7 == PAWN:
+            dpk = ZOBRIST[piece][fr] ^ ZOBRIST[piece][to]
         if captured:
             dmg -= PST_MG[captured][to]
             deg -= PST_EG[captured][to]
             dph = -PIECE_PHASE[captured]
+            if captured & 7 == PAWN:
+                dpk ^= ZOBRIST[captured][to]
         if flag:
             if flag >= PROMOTE:
                 new = (flag - PROMOTE) | (piece & (WHITE | BLACK))
                 dmg += PST_MG[new][to] - pm[to]
                 deg += PST_EG[new][to] - pe[to]
                 dph += PIECE_PHASE[new]
+                dpk ^= ZOBRIST[piece][to]  # the pawn does not arrive: it is promoted
             elif flag == EN_PASSANT:
                 victim_cell = to - 10 if piece & WHITE else to + 10
                 victim = b[victim_cell]
                 dmg -= PST_MG[victim][victim_cell]
                 deg -= PST_EG[victim][victim_cell]
+                dpk ^= ZOBRIST[victim][victim_cell]
             elif flag == CASTLE:
                 rook_from, rook_to = CASTLING_ROOK[to]
                 rook = b[rook_from]
                 dmg += PST_MG[rook][rook_to] - PST_MG[rook][rook_from]
                 deg += PST_EG[rook][rook_to] - PST_EG[rook][rook_from]
-        return dmg, deg, dph
+        return dmg, deg, dph, dpk
 
     def _is_repetition(self) -> bool:
         """Whether the position stood before since the last capture or pawn move
@@ -562,7 +687,7 @@ class Searcher:
         return False
 
     def _search(
-        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
     ) -> int:
         """Negamax principal variation search: the score of the side to move."""
         state = self.state
@@ -576,12 +701,12 @@ class Searcher:
         if in_check:
             depth += 1
         if depth <= 0:
-            return self._quiesce(alpha, beta, ply, mg, eg, phase)
+            return self._quiesce(alpha, beta, ply, mg, eg, phase, pawns)
         self.nodes += 1
         if not self.nodes & 2047:
             self._check_limits()
         if ply >= MAX_PLY - 2:
-            return _blend(state, mg, eg, phase)
+            return _blend(state, mg, eg, phase, pawns)
 
         # Mate distance: no line from here can beat a mate already found nearer the root.
         mate_alpha = max(alpha, -MATE + ply)
@@ -614,9 +739,9 @@ class Searcher:
             and not in_check
             and depth >= 3
             and phase >= 3
-            and _blend(state, mg, eg, phase) >= beta
+            and _blend(state, mg, eg, phase, pawns) >= beta
         ):
-            score = self._null_search(depth, beta, ply, mg, eg, phase)
+            score = self._null_search(depth, beta, ply, mg, eg, phase, pawns)
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
 
@@ -651,14 +776,21 @@ class Searcher:
         best_move = None
         delta = self._delta
         for searched, (s, m) in enumerate(scored):
-            dmg, deg, dph = delta(m)
+            dmg, deg, dph, dpk = delta(m)
             quiet = s < 790_000
             state.make(m)
             try:
                 new_depth = depth - 1
                 if searched == 0:
                     score = -self._search(
-                        new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        mg + dmg,
+                        eg + deg,
+                        phase + dph,
+                        pawns ^ dpk,
                     )
                 else:
                     reduction = 0
@@ -674,14 +806,29 @@ class Searcher:
                         mg + dmg,
                         eg + deg,
                         phase + dph,
+                        pawns ^ dpk,
                     )
                     if score > alpha and reduction:
                         score = -self._search(
-                            new_depth, -alpha - 1, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                            new_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
                     if alpha < score < beta:
                         score = -self._search(
-                            new_depth, -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph
+                            new_depth,
+                            -beta,
+                            -alpha,
+                            ply + 1,
+                            mg + dmg,
+                            eg + deg,
+                            phase + dph,
+                            pawns ^ dpk,
                         )
             finally:
                 state.unmake()
@@ -713,7 +860,9 @@ class Searcher:
         self.table[key] = (depth, stored, bound, best_move)
         return best_score
 
-    def _null_search(self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
+    def _null_search(
+        self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int:
         """Search after passing the move (the board's stack gets a marker entry so the
         repetition scan and the fifty-move count stop at the pass)."""
         state = self.state
@@ -728,22 +877,32 @@ class Searcher:
         state.color ^= 24
         try:
             reduction = 3 if depth >= 6 else 2
-            return -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase)
+            return -self._search(
+                depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase, pawns
+            )
         finally:
             state.color ^= 24
             state.ep, state.halfmove, state.hash = saved
             state.stack.pop()
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
-        """Captures (and queen promotions) only, until the position is quiet."""
+    def _quiesce(
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int:
+        """Captures (and queen promotions) only, until the position is quiet; in
+        check, every evasion (standing pat is no option then, and a capture that
+        mates must be seen as mate)."""
         self.nodes += 1
         if not self.nodes & 2047:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
         state = self.state
-        stand = _blend(state, mg, eg, phase)
-        if stand >= beta or ply >= MAX_PLY - 2:
+        if ply >= MAX_PLY - 2:
+            return _blend(state, mg, eg, phase, pawns)
+        if state.in_check():
+            return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase, pawns)
+        stand = _blend(state, mg, eg, phase, pawns)
+        if stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
@@ -777,10 +936,12 @@ class Searcher:
         captures.sort(reverse=True)
         delta = self._delta
         for _, m in captures:
-            dmg, deg, dph = delta(m)
+            dmg, deg, dph, dpk = delta(m)
             state.make(m)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph)
+                score = -self._quiesce(
+                    -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
+                )
             finally:
                 state.unmake()
             if score > alpha:
@@ -788,6 +949,39 @@ class Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _quiesce_evasions(
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int:
+        """Quiescence in check: no legal move is mate; otherwise the best evasion,
+        captures of the checking piece tried first."""
+        state = self.state
+        moves = state.generate()
+        if not moves:
+            return -MATE + ply
+        b = state.board
+        ordered = sorted(
+            ((ORDER_VALUE[b[m[1]]] * 16 - ORDER_VALUE[b[m[0]]] // 16, m) for m in moves),
+            reverse=True,
+        )
+        best = -MATE + ply
+        delta = self._delta
+        for _, m in ordered:
+            dmg, deg, dph, dpk = delta(m)
+            state.make(m)
+            try:
+                score = -self._quiesce(
+                    -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
+                )
+            finally:
+                state.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
 
 
 # -- the engine ----------------------------------------------------------------------

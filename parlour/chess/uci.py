@@ -182,6 +182,8 @@ class UciEngine:
         infinite = "infinite" in flags or "ponder" in flags
         self.infinite = infinite
         seconds = None if infinite else self._seconds(numbers, state)
+        # A fixed time per move is spent whether or not the search stops early.
+        use_all_time = "movetime" in numbers
         depth = numbers.get("depth") or (2 * numbers["mate"] if "mate" in numbers else None)
         nodes = numbers.get("nodes")
         if not infinite and depth is None and nodes is None and seconds is None:
@@ -189,7 +191,7 @@ class UciEngine:
         self.stop_event = threading.Event()
         self.thread = threading.Thread(
             target=self._think,
-            args=(state, seconds, depth, nodes, infinite, self.stop_event),
+            args=(state, seconds, depth, nodes, infinite, self.stop_event, use_all_time),
             daemon=True,
         )
         self.thread.start()
@@ -216,6 +218,7 @@ class UciEngine:
         nodes: int | None,
         infinite: bool,
         stop: threading.Event,
+        use_all_time: bool = False,
     ) -> None:
         try:
             level_seconds, level_depth, margin = LEVELS[self.level]
@@ -242,6 +245,7 @@ class UciEngine:
                     nodes=nodes,
                     stop=stop,
                     on_iteration=self._info,
+                    use_all_time=use_all_time,
                 )
                 move = result.move
                 ponder = result.pv[1] if len(result.pv) > 1 else None

@@ -16,6 +16,8 @@ from parlour.chess.engine import (
     assess,
     evaluate,
     evaluate_terms,
+    pawn_key,
+    pawn_structure,
 )
 from parlour.chess.rules import CHESS, ChessState, Move
 from parlour.core.errors import GameOverError
@@ -203,16 +205,19 @@ def test_incremental_evaluation_matches_a_fresh_count() -> None:
         state = CHESS.new_state()
         searcher.state = state
         terms = evaluate_terms(state)
+        key = pawn_key(state)
         for _ in range(150):
             moves = state.generate()
             if not moves:
                 break
             m = rng.choice(moves)
             kinds.add(m[2] if m[2] < 10 else 10)
-            dmg, deg, dph = searcher._delta(m)
+            dmg, deg, dph, dpk = searcher._delta(m)
             state.make(m)
             terms = (terms[0] + dmg, terms[1] + deg, terms[2] + dph)
+            key ^= dpk
             assert terms == evaluate_terms(state), state.to_text()
+            assert key == pawn_key(state), state.to_text()
     assert kinds == {0, 1, 2, 3, 10}, "every kind of move was tried"
 
 
@@ -330,3 +335,46 @@ def test_docstring_examples_of_the_engine_and_uci_modules() -> None:
     for module in (parlour.chess.engine, parlour.chess.uci):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_quiescence_sees_a_capture_that_mates() -> None:
+    """Rxe8 is mate: in quiescence the side in check may not stand pat on being a rook
+    down, it must find an evasion, and there is none."""
+    state = CHESS.state_from_text("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
+    searcher = Searcher()
+    searcher.state = state.copy()
+    mg, eg, phase = evaluate_terms(state)
+    score = searcher._quiesce(-MATE - 1, MATE + 1, 0, mg, eg, phase, pawn_key(state))
+    assert score == MATE - 1
+
+
+def test_an_unfinished_iteration_still_gives_a_legal_move_and_keeps_the_position() -> None:
+    """Searching to the deadline (UCI movetime) stops mid-iteration; the move played is
+    legal and the position as it was."""
+    state = CHESS.state_from_text(
+        "r2q1rk1/1b2bppp/p2p1n2/np2p3/3PP3/5N1P/PPBN1PP1/R1BQR1K1 w - - 0 13"
+    )
+    before = state.to_text()
+    for seconds in (0.01, 0.05, 0.2):
+        result = Searcher().search(state, seconds=seconds, use_all_time=True)
+        assert result.move in state.legal_moves()
+        assert result.seconds < seconds + 2.0  # a check every 2048 nodes; a loaded machine
+    assert state.to_text() == before
+
+
+@pytest.mark.parametrize(
+    ("fen", "expected"),
+    [
+        # d5 is passed on its fifth rank (+16, +32) and isolated (-10, -14).
+        ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", (6, 18)),
+        # c7 stops d5 being passed; each side has one isolated pawn: even.
+        ("4k3/2p5/8/3P4/8/8/8/4K3 w - - 0 1", (0, 0)),
+        # c2 and c3: passed (0 + 4, 6 + 10), isolated twice, doubled once.
+        ("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1", (-26, -30)),
+    ],
+)
+def test_pawn_structure_terms(fen: str, expected: tuple[int, int]) -> None:
+    state = CHESS.state_from_text(fen)
+    assert pawn_structure(state.board) == expected
+    mirrored = CHESS.state_from_text(chess.Board(fen).mirror().fen())
+    assert pawn_structure(mirrored.board) == (-expected[0], -expected[1])
