@@ -934,21 +934,8 @@ class Searcher:
         if not captures:
             return alpha
         captures.sort(reverse=True)
-        delta = self._delta
-        for _, m in captures:
-            dmg, deg, dph, dpk = delta(m)
-            state.make(m)
-            try:
-                score = -self._quiesce(
-                    -beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
-                )
-            finally:
-                state.unmake()
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    break
-        return alpha
+        # Standing pat is the score to beat (a capture need not be made).
+        return self._best_reply(captures, alpha, beta, alpha, ply, mg, eg, phase, pawns)
 
     def _quiesce_evasions(
         self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
@@ -964,7 +951,24 @@ class Searcher:
             ((ORDER_VALUE[b[m[1]]] * 16 - ORDER_VALUE[b[m[0]]] // 16, m) for m in moves),
             reverse=True,
         )
-        best = -MATE + ply
+        # In check there is no standing pat: an evasion must be played.
+        return self._best_reply(ordered, alpha, beta, -MATE + ply, ply, mg, eg, phase, pawns)
+
+    def _best_reply(
+        self,
+        ordered: list[tuple[int, InternalMove]],
+        alpha: int,
+        beta: int,
+        best: int,
+        ply: int,
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+    ) -> int:
+        """Quiescence's loop over its ``ordered`` moves: the best score found, or
+        ``best`` if no move beats it; stops at the first move reaching ``beta``."""
+        state = self.state
         delta = self._delta
         for _, m in ordered:
             dmg, deg, dph, dpk = delta(m)
