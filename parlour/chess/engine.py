@@ -777,21 +777,14 @@ class Searcher:
         delta = self._delta
         for searched, (s, m) in enumerate(scored):
             dmg, deg, dph, dpk = delta(m)
+            # The child's incremental sums, the same for every (re-)search of it.
+            cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
             quiet = s < 790_000
             state.make(m)
             try:
                 new_depth = depth - 1
                 if searched == 0:
-                    score = -self._search(
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        mg + dmg,
-                        eg + deg,
-                        phase + dph,
-                        pawns ^ dpk,
-                    )
+                    score = -self._search(new_depth, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
                 else:
                     reduction = 0
                     if quiet and searched >= 3 and depth >= 3 and not in_check:
@@ -799,37 +792,14 @@ class Searcher:
                         if state.in_check():
                             reduction = 0
                     score = -self._search(
-                        new_depth - reduction,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        mg + dmg,
-                        eg + deg,
-                        phase + dph,
-                        pawns ^ dpk,
+                        new_depth - reduction, -alpha - 1, -alpha, ply + 1, cmg, ceg, cph, cpk
                     )
                     if score > alpha and reduction:
                         score = -self._search(
-                            new_depth,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                            mg + dmg,
-                            eg + deg,
-                            phase + dph,
-                            pawns ^ dpk,
+                            new_depth, -alpha - 1, -alpha, ply + 1, cmg, ceg, cph, cpk
                         )
                     if alpha < score < beta:
-                        score = -self._search(
-                            new_depth,
-                            -beta,
-                            -alpha,
-                            ply + 1,
-                            mg + dmg,
-                            eg + deg,
-                            phase + dph,
-                            pawns ^ dpk,
-                        )
+                        score = -self._search(new_depth, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
             finally:
                 state.unmake()
             if score > best_score:
