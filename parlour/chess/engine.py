@@ -570,34 +570,15 @@ class Searcher:
         state = self.state
         for i, m in enumerate(roots):
             dmg, deg, dph, dpk = self._delta(m)
+            cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
             state.make(m)
             try:
                 if i == 0:
-                    score = -self._search(
-                        depth - 1, -beta, -alpha, 1, mg + dmg, eg + deg, phase + dph, pawns ^ dpk
-                    )
+                    score = -self._search(depth - 1, -beta, -alpha, 1, cmg, ceg, cph, cpk)
                 else:
-                    score = -self._search(
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        mg + dmg,
-                        eg + deg,
-                        phase + dph,
-                        pawns ^ dpk,
-                    )
+                    score = -self._search(depth - 1, -alpha - 1, -alpha, 1, cmg, ceg, cph, cpk)
                     if score > alpha:
-                        score = -self._search(
-                            depth - 1,
-                            -beta,
-                            -alpha,
-                            1,
-                            mg + dmg,
-                            eg + deg,
-                            phase + dph,
-                            pawns ^ dpk,
-                        )
+                        score = -self._search(depth - 1, -beta, -alpha, 1, cmg, ceg, cph, cpk)
             finally:
                 state.unmake()
             if score > alpha:
