@@ -25,7 +25,7 @@ from parlour.backgammon.board import (
     legal_plays,
     next_steps,
 )
-from parlour.backgammon.notation import format_play
+from parlour.backgammon.notation import format_play, position_id
 from parlour.core.errors import IllegalMoveError, NotationError
 
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -264,25 +264,32 @@ def test_next_steps_offer_only_moves_that_lead_to_a_legal_play() -> None:
         next_steps(on_bar, (4, 2), [CheckerMove(13, 9)])
 
 
+def reached_click_by_click(position: Position, dice: tuple[int, int]) -> set[Position]:
+    """The positions reached by following next_steps from nothing to where it offers
+    no more, each ending checked to be a legal play."""
+    reached = set()
+    # One representative sequence for each position reached after each number of
+    # moves (the dice used follow from that).
+    frontier: dict[tuple[Position, int], list[CheckerMove]] = {(position, 0): []}
+    while frontier:
+        following: dict[tuple[Position, int], list[CheckerMove]] = {}
+        for played in frontier.values():
+            steps = next_steps(position, dice, played)
+            if not steps:
+                assert is_legal_play(position, dice, played), (position_id(position), dice)
+                reached.add(position.apply(played))
+            for step in steps:
+                longer = [*played, step]
+                following.setdefault((position.apply(longer), len(longer)), longer)
+        frontier = following
+    return reached
+
+
 def test_next_steps_agree_with_the_legal_plays() -> None:
     """Walking next_steps to the end reaches exactly the legal plays' positions."""
     position = make({24: 2, 13: 4, 9: 1, 8: 2, 6: 4, 5: 2}, {19: 5, 17: 3, 12: 5, 7: 1, 1: 1})
     for dice in ALL_ROLLS:
-        reached = set()
-        # One representative sequence for each position reached after each number of
-        # moves (in this position the dice used follow from that).
-        frontier: dict[tuple[Position, int], list[CheckerMove]] = {(position, 0): []}
-        while frontier:
-            following: dict[tuple[Position, int], list[CheckerMove]] = {}
-            for played in frontier.values():
-                steps = next_steps(position, dice, played)
-                if not steps:
-                    assert is_legal_play(position, dice, played)
-                    reached.add(position.apply(played))
-                for step in steps:
-                    longer = [*played, step]
-                    following.setdefault((position.apply(longer), len(longer)), longer)
-            frontier = following
+        reached = reached_click_by_click(position, dice)
         assert reached == {position.apply(play) for play in legal_plays(position, dice)}
 
 

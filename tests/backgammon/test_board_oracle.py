@@ -19,8 +19,9 @@ from collections.abc import Iterator
 
 import gnubg_nn
 
-from parlour.backgammon.board import CheckerMove, Position, is_legal_play, legal_plays, next_steps
+from parlour.backgammon.board import CheckerMove, Position, is_legal_play, legal_plays
 from parlour.backgammon.notation import list_plays, parse_play, position_from_id, position_id
+from tests.backgammon.test_board import reached_click_by_click
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 #: (position, dice) cases compared with gnubg.
@@ -147,19 +148,7 @@ def test_next_steps_reach_exactly_the_legal_plays() -> None:
     assert len(chosen) >= 100
     for position in chosen:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        reached = set()
-        frontier: dict[tuple[Position, int], list[CheckerMove]] = {(position, 0): []}
-        while frontier:
-            following: dict[tuple[Position, int], list[CheckerMove]] = {}
-            for played in frontier.values():
-                steps = next_steps(position, dice, played)
-                if not steps:
-                    assert is_legal_play(position, dice, played), (position_id(position), dice)
-                    reached.add(position.apply(played))
-                for step in steps:
-                    longer = [*played, step]
-                    following.setdefault((position.apply(longer), len(longer)), longer)
-            frontier = following
+        reached = reached_click_by_click(position, dice)
         expected = {position.apply(play) for play in legal_plays(position, dice)} or {position}
         assert reached == expected, (position_id(position), dice)
 
