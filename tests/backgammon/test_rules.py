@@ -12,9 +12,6 @@ import doctest
 import importlib
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -40,9 +37,9 @@ from parlour.backgammon.rules import (
 )
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError
 from parlour.core.protocol import CHANCE, Side
+from tests.core.test_cli import run_parlour
 
 FIRST, SECOND = Side.FIRST, Side.SECOND
-ROOT = Path(__file__).resolve().parents[2]
 START_ID = "4HPwATDgc/ABMA"
 
 ROLL, DOUBLE, TAKE, DROP, BEAVER = (
@@ -575,32 +572,20 @@ def test_next_game_waits_for_the_end_of_this_one() -> None:
 # -- the command line ------------------------------------------------------------------
 
 
-def run_parlour(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "parlour", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_moves_command_lists_the_plays() -> None:
-    result = run_parlour("moves", "backgammon", START_ID, "31")
+    result = run_parlour("moves", "backgammon", START_ID, "31", timeout=60)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 16  # gnubg's count for 3-1 from the start
     assert [tuple(line.split("\t")) for line in lines] == list_plays(START_ID, "31")
     assert any(line.startswith("8/5 6/5\t") for line in lines)
-    missing = run_parlour("moves", "backgammon", START_ID)
+    missing = run_parlour("moves", "backgammon", START_ID, timeout=60)
     assert missing.returncode == 1 and "dice" in missing.stderr
 
 
 def test_moves_batch_answers_each_line_and_survives_a_bad_one() -> None:
     stdin = f"{START_ID} 31\nnot-an-id 31\n{START_ID} 79\n{START_ID} 66\n"
-    result = run_parlour("moves", "backgammon", "--batch", stdin=stdin)
+    result = run_parlour("moves", "backgammon", "--batch", stdin=stdin, timeout=60)
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [record["position"] for record in records] == [START_ID, "not-an-id", START_ID, START_ID]

@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from parlour import cli
 from parlour.core import registry
 from parlour.lineplay import play_in_terminal
 from tests.conformance.toygame import RACE
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -23,13 +26,17 @@ def race_registered() -> object:
     registry._loaded.pop("race", None)
 
 
-def run_parlour(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run_parlour(
+    *args: str, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """The ``parlour`` command run as a separate process from the repository's root."""
     return subprocess.run(
         [sys.executable, "-m", "parlour", *args],
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=120,
+        cwd=ROOT,
+        timeout=timeout,
         check=False,
     )
 
