@@ -48,7 +48,7 @@ import sys
 from parlour import cli
 from parlour.core import registry
 if sys.argv[1] == "race":
-    registry.register("race", "tests.conformance.toygame:RACE")
+    registry.register("race", registry.GameEntry(rules="tests.conformance.toygame:RACE"))
 raise SystemExit(cli.main(["serve", "--port", sys.argv[2], "--db", sys.argv[3]]))
 """
 

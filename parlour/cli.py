@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from parlour import __version__
-from parlour.backgammon.cube import CUBE_CEILING, CubeOptions
+from parlour.backgammon.cube import CUBE_CEILING, CubeOptions, is_cube_value
 from parlour.core.errors import ParlourError
-from parlour.core.registry import PLANNED, game_names, get_game
+from parlour.core.registry import game_names, get_game
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -96,7 +96,7 @@ def _cube_value(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1 or value & (value - 1) or value > CUBE_CEILING:
+    if not is_cube_value(value):
         raise argparse.ArgumentTypeError(
             f"{value} is not a cube value: give a power of two from 1 to {CUBE_CEILING}"
         )
@@ -231,7 +231,7 @@ def _uci(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    known = ", ".join(sorted(set(game_names()) | set(PLANNED)))
+    known = ", ".join(game_names())
     parser = argparse.ArgumentParser(
         prog="parlour",
         description="Chess, checkers and backgammon: play them, or use their rules engines.",

@@ -29,7 +29,7 @@ there), so we record the rules that are on as such tags, ``; [Jacoby "On"]``,
 ``; [Beavers "On"]``, ``; [AutomaticDoubles "2"]`` and ``; [CubeLimit "64"]``,
 and read them back.
 
->>> session = BackgammonSession(1)
+>>> session = BackgammonMatch(1)
 >>> game = session.new_game()
 >>> for text in ["13", "8/5 6/5", "resign gammon", "accept"]:
 ...     _ = game.play(text)
@@ -52,9 +52,9 @@ from dataclasses import dataclass
 
 from parlour.backgammon.board import CheckerMove, Play, Position
 from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.match import BackgammonMatch
 from parlour.backgammon.rules import (
     Action,
-    BackgammonSession,
     BackgammonState,
     Phase,
     Resign,
@@ -72,7 +72,7 @@ class MatchFile:
     """A match read from a ``.mat`` file: the games replayed through the rules, and
     the players' names (first side, second side)."""
 
-    session: BackgammonSession
+    session: BackgammonMatch
     names: tuple[str, str]
 
 
@@ -153,7 +153,7 @@ def _lines(entries: list[tuple[Side, str]]) -> list[str]:
     return lines
 
 
-def write_mat(session: BackgammonSession, names: tuple[str, str] = ("White", "Black")) -> str:
+def write_mat(session: BackgammonMatch, names: tuple[str, str] = ("White", "Black")) -> str:
     """The session's games as ``.mat`` text (a money session is a "0 point match")."""
     for name in names:
         if not name or any(ch.isspace() for ch in name) or ":" in name:
@@ -209,7 +209,7 @@ def _options_from_tags(tags: dict[str, tuple[int, str]]) -> CubeOptions:
         raise NotationError(f"the rules in the file's tags: {error}") from None
 
 
-def _money_points(session: BackgammonSession, games_before: int) -> tuple[int, int]:
+def _money_points(session: BackgammonMatch, games_before: int) -> tuple[int, int]:
     won = [0, 0]
     for result in session.scores.games[:games_before]:
         won[result.winner] += result.points
@@ -363,7 +363,7 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
     if options is None:
         options = _options_from_tags(tags)
     try:
-        session = BackgammonSession(length, options=options)
+        session = BackgammonMatch(length, options=options)
     except ValueError as error:
         raise NotationError(f"a {length}-point match: {error}") from None
     for line, score, entries in games:

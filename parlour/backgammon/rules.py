@@ -61,8 +61,6 @@ from parlour.backgammon.cube import (
     WIN_NAMES,
     Cube,
     CubeOptions,
-    MatchPlay,
-    MoneyPlay,
     double_refusal,
     effective_win,
     win_reason,
@@ -898,66 +896,3 @@ class TurnBuilder:
         play = self.play()
         self.state.push(play)
         return play
-
-
-class BackgammonSession:
-    """Games one after another: a match to ``match_length`` points with the Crawford
-    rule, or money play (``match_length`` 0) at ``stake`` per point.
-
-    >>> session = BackgammonSession(3)
-    >>> game = session.new_game()
-    >>> game.match_length, game.score, game.crawford
-    (3, (0, 0), False)
-    """
-
-    def __init__(
-        self, match_length: int = 0, *, options: CubeOptions | None = None, stake: int = 1
-    ) -> None:
-        options = options or CubeOptions()
-        self.game = BACKGAMMON if options == BACKGAMMON.options else BackgammonGame(options)
-        self.scores: MatchPlay | MoneyPlay = (
-            MatchPlay(match_length, options) if match_length else MoneyPlay(stake, options)
-        )
-        self.games: list[BackgammonState] = []
-
-    @property
-    def match_length(self) -> int:
-        return self.scores.match_length
-
-    @property
-    def current(self) -> BackgammonState | None:
-        """The game being played (or the last one played)."""
-        return self.games[-1] if self.games else None
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the match has been won (a money session is never over)."""
-        self._record_last()
-        return self.scores.is_over
-
-    def _record_last(self) -> None:
-        """Score the last game if it is over and not yet scored."""
-        if len(self.scores.games) < len(self.games):
-            outcome = self.games[-1].outcome()
-            if outcome is not None and outcome.winner is not None:
-                self.scores.record(outcome.winner, outcome.points, outcome.reason)
-
-    def new_game(self) -> BackgammonState:
-        """Score the game just finished and start the next, with the match score and
-        the Crawford flag set; the opening throw decides who starts."""
-        self._record_last()
-        if len(self.scores.games) < len(self.games):
-            raise ParlourError("the game in progress must end before the next one starts")
-        if self.scores.is_over:
-            raise ParlourError("the match is over")
-        state = self.game.new_state(
-            match_length=self.match_length,
-            score=self.scores.score,
-            crawford=self.scores.crawford_game,
-        )
-        self.games.append(state)
-        return state
-
-    def finish(self) -> None:
-        """Score the last game (when the session ends after it)."""
-        self._record_last()

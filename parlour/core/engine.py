@@ -6,7 +6,7 @@ gives a hint: the best move and what the position is worth, in a player's words.
 In backgammon the cube decisions are moves of the protocol ("double", "take"), so
 :meth:`Engine.choose_move` makes them too.
 
->>> engine = get_game("checkers").engine()  # doctest: +SKIP
+>>> engine = get_engine("checkers")  # doctest: +SKIP
 >>> engine.choose_move(state, level=3)  # doctest: +SKIP
 >>> engine.hint(state).assessment  # doctest: +SKIP
 'Black is a man up'

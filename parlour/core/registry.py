@@ -1,57 +1,126 @@
-"""The games Parlour knows, by name. A new game is a package and one line here.
+"""The games Parlour knows, by name: for each, where its rules, its face (how the apps
+show it, :mod:`parlour.core.face`) and its computer opponent live. A new game is a
+package and one entry here.
 
-Games are imported on first use, so ``parlour --help`` stays fast and a game's
-import cost is paid only by those who play it.
+Each part is imported on first use, so ``parlour --help`` stays fast, the rules load
+without the engine, and a game's import cost is paid only by those who play it.
+
+>>> get_game("chess").title, type(get_face("chess")).__name__
+('Chess', 'ChessFace')
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
-from parlour.core.errors import UnknownGameError
+from parlour.core.engine import Engine
+from parlour.core.errors import ParlourError, UnknownGameError
+from parlour.core.face import BasicFace, GameFace
 from parlour.core.protocol import Game
 
-#: Game name -> "module:attribute" of its :class:`Game` instance.
-GAMES: dict[str, str] = {
-    "backgammon": "parlour.backgammon.rules:BACKGAMMON",
-    "checkers": "parlour.checkers.rules:CHECKERS",
-    "chess": "parlour.chess.rules:CHESS",
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """Where a game's parts live, each as ``"module:attribute"``."""
+
+    #: The :class:`~parlour.core.protocol.Game` instance.
+    rules: str
+    #: The :class:`~parlour.core.face.GameFace` instance; None: a :class:`BasicFace`.
+    face: str | None = None
+    #: The :class:`~parlour.core.engine.Engine` class; None: no computer opponent.
+    engine: str | None = None
+
+
+#: Game name -> where its parts live.
+GAMES: dict[str, GameEntry] = {
+    "backgammon": GameEntry(
+        rules="parlour.backgammon.rules:BACKGAMMON",
+        face="parlour.backgammon.face:BACKGAMMON_FACE",
+        engine="parlour.backgammon.engine:BackgammonEngine",
+    ),
+    "checkers": GameEntry(
+        rules="parlour.checkers.rules:CHECKERS",
+        face="parlour.checkers.face:CHECKERS_FACE",
+        engine="parlour.checkers.engine:CheckersEngine",
+    ),
+    "chess": GameEntry(
+        rules="parlour.chess.rules:CHESS",
+        face="parlour.chess.face:CHESS_FACE",
+        engine="parlour.chess.engine:ChessEngine",
+    ),
 }
 
-#: Games named in the design that have no rules engine yet.
-PLANNED: tuple[str, ...] = ("chess", "checkers", "backgammon")
+_games: dict[str, Game[Any]] = {}
+_faces: dict[str, GameFace] = {}
 
-_loaded: dict[str, Game[Any]] = {}
+
+def _load(target: str) -> Any:
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 def game_names() -> list[str]:
-    """The names of the games that can be played now."""
+    """The names of the games that can be played."""
     return sorted(GAMES)
 
 
+def _entry(name: str) -> GameEntry:
+    if name not in GAMES:
+        known = ", ".join(game_names()) or "none yet"
+        raise UnknownGameError(f"no game called {name!r} (games available: {known})")
+    return GAMES[name]
+
+
 def get_game(name: str) -> Game[Any]:
-    """The game called ``name``.
+    """The game called ``name``, under its standard rules.
 
     >>> get_game("tic-tac-toe")
     Traceback (most recent call last):
     ...
     parlour.core.errors.UnknownGameError: no game called 'tic-tac-toe' ...
     """
-    if name in _loaded:
-        return _loaded[name]
-    if name not in GAMES:
-        known = ", ".join(game_names()) or "none yet"
-        if name in PLANNED:
-            raise UnknownGameError(f"{name} is not built yet (games available: {known})")
-        raise UnknownGameError(f"no game called {name!r} (games available: {known})")
-    module_name, _, attribute = GAMES[name].partition(":")
-    game: Game[Any] = getattr(importlib.import_module(module_name), attribute)
-    _loaded[name] = game
-    return game
+    if name not in _games:
+        game: Game[Any] = _load(_entry(name).rules)
+        _games[name] = game
+    return _games[name]
 
 
-def register(name: str, target: str) -> None:
-    """Add a game (used by tests for the internal test game)."""
-    GAMES[name] = target
-    _loaded.pop(name, None)
+def get_face(game: Game[Any] | str) -> GameFace:
+    """How the apps show ``game`` (a game or its name)."""
+    name = game if isinstance(game, str) else game.name
+    if name not in _faces:
+        target = _entry(name).face
+        face: GameFace = BasicFace(get_game(name)) if target is None else _load(target)
+        _faces[name] = face
+    return _faces[name]
+
+
+def has_engine(game: Game[Any] | str) -> bool:
+    """Whether ``game`` has a computer opponent."""
+    return _entry(game if isinstance(game, str) else game.name).engine is not None
+
+
+def get_engine(game: Game[Any] | str) -> Engine[Any]:
+    """A new computer opponent for ``game`` (a game or its name)."""
+    name = game if isinstance(game, str) else game.name
+    target = _entry(name).engine
+    if target is None:
+        raise ParlourError(f"{get_game(name).title} has no computer opponent yet")
+    engine: Engine[Any] = _load(target)()
+    return engine
+
+
+def register(name: str, entry: GameEntry) -> None:
+    """Add a game, or replace one (tests add their own small games this way)."""
+    GAMES[name] = entry
+    _games.pop(name, None)
+    _faces.pop(name, None)
+
+
+def unregister(name: str) -> None:
+    """Take away a game that :func:`register` added."""
+    GAMES.pop(name, None)
+    _games.pop(name, None)
+    _faces.pop(name, None)

@@ -76,8 +76,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import ParlourError
+from parlour.core.face import StepwiseFace
 from parlour.core.protocol import Side
-from parlour.server import players, views
+from parlour.server import players
 from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
 
@@ -307,21 +308,21 @@ async def game_hint(request: Request) -> Response:
 
 async def game_export(request: Request) -> Response:
     session = await hall_of(request).get(game_id_of(request))
-    if not views.has(session.game, "export"):
+    face = registry.get_face(session.game)
+    if face.export_suffix is None:
         raise ApiError(404, "no-export", f"{session.game.title} games cannot be downloaded yet")
     names = tuple(
         session.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
         for seat in session.seats
     )
     try:
-        extension, text = views.export(
-            session.play.state, (names[0], names[1]), session.play.finished
-        )
+        written = face.export([*session.play.finished, session.play.state], (names[0], names[1]))
     except ParlourError as error:
         raise ApiError(422, "no-export", str(error)) from None
-    filename = f"parlour-{session.game.name}-{session.id}.{extension}"
+    assert written is not None
+    filename = f"parlour-{session.game.name}-{session.id}.{written.suffix}"
     return Response(
-        text,
+        written.text,
         media_type="text/plain; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
@@ -330,10 +331,11 @@ async def game_export(request: Request) -> Response:
 async def game_steps(request: Request) -> Response:
     body = parse(Steps, await read_body(request))
     session = await hall_of(request).get(game_id_of(request))
-    if not views.has(session.game, "steps"):
+    face = registry.get_face(session.game)
+    if not isinstance(face, StepwiseFace):
         raise ApiError(404, "no-steps", f"{session.game.title} moves are entered whole")
     try:
-        data = views.steps(session.play.state, body.steps)
+        data = face.steps(session.play.state, body.steps)
     except ParlourError as error:
         raise ApiError(422, "illegal-move", str(error), rule=getattr(error, "rule", None)) from None
     data["version"] = session.version

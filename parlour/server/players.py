@@ -34,7 +34,6 @@ from parlour.core import registry
 from parlour.core.engine import Engine
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Game
-from parlour.server import views
 
 #: Level name -> "module:function" of its chooser.
 LEVELS: dict[str, str] = {
@@ -43,7 +42,7 @@ LEVELS: dict[str, str] = {
 
 #: What each level is, in a player's words (shown by the API).
 ABOUT: dict[str, str] = {
-    "random": "plays a random legal move: a stand-in until the real computer opponents come",
+    "random": "plays a random legal move",
 }
 
 Chooser = Callable[[Game[Any], str, int], str]
@@ -55,10 +54,9 @@ ENGINE = "engine:"
 @cache
 def _engine(game_name: str) -> Engine[Any] | None:
     """The game's engine (made once per process), or None if it has none yet."""
-    try:
-        return registry.get_game(game_name).engine()
-    except ParlourError:
+    if not registry.has_engine(game_name):
         return None
+    return registry.get_engine(game_name)
 
 
 def engine_levels(game_name: str) -> list[str]:
@@ -95,12 +93,12 @@ def about(game_name: str, level: str) -> str:
     return f"level {level} of {strongest}"
 
 
-def game_under(game_target: str, game_name: str, rules: dict[str, Any]) -> Game[Any]:
+def game_under(game_target: registry.GameEntry, game_name: str, rules: dict[str, Any]) -> Game[Any]:
     """The game with its optional rules, in a worker process (which may not share
     the server's registry: the game is registered there first if need be)."""
     if game_name not in registry.GAMES:
         registry.register(game_name, game_target)
-    return views.series(registry.get_game(game_name), rules).game
+    return registry.get_face(game_name).series(rules).game
 
 
 def engine_move(game: Game[Any], position: str, seed: int, level: int) -> str:
@@ -113,7 +111,9 @@ def engine_move(game: Game[Any], position: str, seed: int, level: int) -> str:
     return state.move_to_text(move)
 
 
-def hint(game_target: str, game_name: str, rules: dict[str, Any], position: str) -> dict[str, Any]:
+def hint(
+    game_target: registry.GameEntry, game_name: str, rules: dict[str, Any], position: str
+) -> dict[str, Any]:
     """The engine's advice for the side to act (runs in a worker process)."""
     state = game_under(game_target, game_name, rules).state_from_text(position)
     engine = _engine(game_name)
@@ -160,7 +160,7 @@ def ready() -> bool:
 
 def think(
     level_target: str,
-    game_target: str,
+    game_target: registry.GameEntry,
     game_name: str,
     rules: dict[str, Any],
     position: str,

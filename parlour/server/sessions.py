@@ -30,8 +30,9 @@ from typing import Any, TypeVar
 from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError, UnknownGameError
+from parlour.core.face import Series
 from parlour.core.protocol import CHANCE, Game, Side, State
-from parlour.server import players, views
+from parlour.server import players
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
     Append,
@@ -100,7 +101,7 @@ class Play:
     match), the series and its finished games."""
 
     state: State[Any]
-    series: views.Series
+    series: Series
     version: int = 0
     draw_offer: Side | None = None
     record: list[dict[str, Any]] = field(default_factory=list)
@@ -228,7 +229,7 @@ class Session:
         options: dict[str, Any],
     ) -> None:
         self.id = game_id
-        series = views.series(game, options.get("rules"))
+        series = registry.get_face(game).series(options.get("rules"))
         self.game = series.game  # with the optional rules the game was created with
         self.seats = seats
         self.created = created
@@ -289,7 +290,7 @@ class Session:
             "version": version,
             "game_number": len(play.finished) + 1,
             "position": state.to_text(),
-            "board": views.board(state),
+            "board": registry.get_face(state.game).board(state),
             "last_move": last,
             "over": state.is_over(),
         }
@@ -328,8 +329,8 @@ class Session:
             "series": self._series_json(),
             "draw_offer": None if self.play.draw_offer is None else int(self.play.draw_offer),
             "claimable_draw": state.claimable_draw() if outcome is None else None,
-            "board": views.board(state),
-            "can_export": views.has(game, "export"),
+            "board": registry.get_face(state.game).board(state),
+            "can_export": registry.get_face(game).export_suffix is not None,
             # Advice comes from the game's engine, in a game against the computer.
             "hints": any(seat.player == "computer" for seat in self.seats)
             and bool(players.engine_levels(game.name)),
@@ -471,7 +472,7 @@ class Hall:
         except UnknownGameError as error:
             raise ApiError(404, "unknown-game", str(error)) from None
         try:
-            series = views.series(game, rules)
+            series = registry.get_face(game).series(rules)
         except ValueError as error:
             raise ApiError(400, "bad-rules", str(error)) from None
         if opponent not in OPPONENTS:

@@ -22,9 +22,9 @@ from textual.widgets import Static
 
 from parlour.backgammon.board import CheckerMove
 from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.match import BackgammonMatch
 from parlour.backgammon.matchfile import write_mat
 from parlour.backgammon.rules import (
-    BackgammonSession,
     BackgammonState,
     Phase,
     TurnBuilder,
@@ -438,18 +438,12 @@ def _score_after(state: BackgammonState) -> tuple[int, int]:
 
 def next_game(session: Session) -> State[Any] | None:
     """The next game of the match (or of money play) once this one is over."""
-    state = game_state(session)
-    if not state.is_over():
-        return None
-    length = state.match_length
-    if not length:
-        fresh: State[Any] = session.game.new_state()
-        return fresh
-    score = _score_after(state)
-    if max(score) >= length:
-        return None
-    crawford = (length - 1 in score) and (length - 1 not in state.score)
-    return state.game.new_state(match_length=length, score=score, crawford=crawford)
+    return _match_so_far(session).next_game()
+
+
+def _match_so_far(session: Session) -> BackgammonMatch:
+    games = [*session.earlier_states, game_state(session)]
+    return BackgammonMatch.of_games([game for game in games if isinstance(game, BackgammonState)])
 
 
 def details(session: Session) -> list[str]:
@@ -545,13 +539,7 @@ def last_move(session: Session) -> str | None:
 
 
 def export_mat(session: Session) -> str:
-    state = game_state(session)
-    record = BackgammonSession(state.match_length, options=state.options)
-    for game in [*session.earlier_states, state]:
-        assert isinstance(game, BackgammonState)
-        record.games.append(game)
-        record.finish()
-    return write_mat(record, session.game.side_names)
+    return write_mat(_match_so_far(session), session.game.side_names)
 
 
 def game_ui() -> GameUI:

@@ -7,7 +7,7 @@ computer is to move, what undo may take back, and how to save itself as a small
 JSON file and come back from one. It imports nothing from Textual, so all of this
 is tested without a screen.
 
->>> from parlour.core.registry import get_game
+>>> from parlour.core.registry import get_engine, get_game
 >>> session = Session(get_game("checkers"), Options())
 >>> session.play_text("11-15")
 '11-15'
@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.match import check_match_rules
 from parlour.backgammon.rules import BackgammonGame
 from parlour.core.dice import Dice
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import NotationError, ParlourError
 from parlour.core.protocol import CHANCE, Game, Outcome, Side, State
-from parlour.core.registry import get_game
+from parlour.core.registry import get_engine, get_game
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -141,7 +142,7 @@ class Session:
         self.no_engine: str | None = None
         if options.opponent == COMPUTER:
             try:
-                self.engine = self.game.engine()
+                self.engine = get_engine(self.game)
             except ParlourError as error:
                 self.no_engine = str(error)
         if self.engine is not None and options.level is not None:
@@ -253,7 +254,7 @@ class Session:
         when the game has one); ParlourError naming why not."""
         if self.engine is not None:
             return self.engine
-        return self.game.engine()
+        return get_engine(self.game)
 
     def hint(self, state: State[Any]) -> Hint[Any]:
         return self.hint_engine().hint(state)
@@ -348,8 +349,7 @@ def _played_by(game: Game[Any], options: Options) -> Game[Any]:
         return game
     if not isinstance(game, BackgammonGame):
         raise ValueError(f"the cube rules are for backgammon, not {game.title.lower()}")
-    if options.match_length and rules.money_only:
-        raise ValueError("the Jacoby rule, beavers and automatic doubles are for money play")
+    check_match_rules(options.match_length, rules)
     return game if rules == game.options else BackgammonGame(rules)
 
 

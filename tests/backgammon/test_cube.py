@@ -12,12 +12,11 @@ from parlour.backgammon.cube import (
     SINGLE,
     Cube,
     CubeOptions,
-    MatchPlay,
-    MoneyPlay,
     double_refusal,
     game_points,
     win_reason,
 )
+from parlour.backgammon.match import MatchPlay, MoneyPlay
 from parlour.core.protocol import Side
 
 FIRST, SECOND = Side.FIRST, Side.SECOND

@@ -27,6 +27,7 @@ from parlour.backgammon.train import Trainer, choose_play
 from parlour.backgammon.train import main as train_main
 from parlour.core.dice import Dice
 from parlour.core.protocol import CHANCE
+from parlour.core.registry import get_engine
 
 # -- the network -----------------------------------------------------------------
 
@@ -264,7 +265,7 @@ def test_default_level_beats_the_beginner_level() -> None:
 
 
 def test_the_game_offers_its_engine_and_cube_advice_in_hints() -> None:
-    engine = BACKGAMMON.engine()
+    engine = get_engine("backgammon")
     assert isinstance(engine, BackgammonEngine)
     doubler = (1,) + (0,) * 24
     taker = (0,) * 5 + (5,) + (0,) * 19

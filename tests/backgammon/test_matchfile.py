@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.match import BackgammonMatch
 from parlour.backgammon.matchfile import read_mat, write_mat
 from parlour.backgammon.rules import (
     Action,
-    BackgammonSession,
     BackgammonState,
     Phase,
     Resign,
@@ -52,11 +52,11 @@ def run_gnubg(commands: list[str], cwd: Path) -> str:
 
 def play_session(
     length: int, seed: int, options: CubeOptions | None = None, games: int = 4
-) -> BackgammonSession:
+) -> BackgammonMatch:
     """A seeded match (or ``games`` money games) with doubles, takes, drops, beavers
     (when on) and resignations, the checker plays chosen at random."""
     rng = random.Random(seed)
-    session = BackgammonSession(length, options=options)
+    session = BackgammonMatch(length, options=options)
     while not session.is_over:
         if not length and len(session.games) == games:
             break
@@ -100,7 +100,7 @@ def recorded(game: BackgammonState) -> list[object]:
     return [*kept, game.outcome()]
 
 
-def assert_same_games(ours: BackgammonSession, theirs: BackgammonSession) -> None:
+def assert_same_games(ours: BackgammonMatch, theirs: BackgammonMatch) -> None:
     assert len(theirs.games) == len(ours.games)
     for mine, read in zip(ours.games, theirs.games, strict=True):
         assert (read.score, read.crawford) == (mine.score, mine.crawford)
@@ -143,7 +143,7 @@ def test_option_tags_are_checked() -> None:
 
 
 def test_declined_resignations_leave_no_trace() -> None:
-    session = BackgammonSession(3)
+    session = BackgammonMatch(3)
     game = session.new_game()
     for text in ["31", "8/5 6/5", "resign gammon", "decline", "roll", "64", "24/18 13/9"]:
         game.play(text)
@@ -264,11 +264,11 @@ def test_a_file_without_a_match_length_is_refused() -> None:
 
 def test_names_must_be_single_words() -> None:
     with pytest.raises(ValueError, match="single words"):
-        write_mat(BackgammonSession(3), ("Ann Smith", "Bob"))
+        write_mat(BackgammonMatch(3), ("Ann Smith", "Bob"))
 
 
 def test_first_column_and_second_column_starts() -> None:
-    session = BackgammonSession(3)
+    session = BackgammonMatch(3)
     game = session.new_game()
     for text in ["13", "8/5 6/5", "roll", "64", "24/18 13/9"]:
         game.play(text)
@@ -311,7 +311,7 @@ def test_our_gnubg_ids_agree_with_gnubg_after_it_imports_the_same_moves(
     tmp_path: Path, first_game: list[str], moves: list[str], phase: Phase
 ) -> None:
     crawford = "resign single" in first_game
-    session = BackgammonSession(3 if crawford else 5)
+    session = BackgammonMatch(3 if crawford else 5)
     game = session.new_game()
     for text in first_game:
         game.play(text)

@@ -17,6 +17,7 @@ import pytest
 
 from parlour.backgammon.board import CheckerMove, Position
 from parlour.backgammon.cube import CubeOptions
+from parlour.backgammon.match import BackgammonMatch
 from parlour.backgammon.notation import (
     MatchId,
     list_plays,
@@ -28,7 +29,6 @@ from parlour.backgammon.rules import (
     BACKGAMMON,
     Action,
     BackgammonGame,
-    BackgammonSession,
     BackgammonState,
     Phase,
     Resign,
@@ -527,7 +527,7 @@ def random_game(state: BackgammonState, rng: random.Random) -> None:
 
 def test_money_session_totals_follow_the_games() -> None:
     rng = random.Random(11)
-    session = BackgammonSession(stake=5)
+    session = BackgammonMatch(stake=5)
     expected = [0, 0]
     for _ in range(4):
         state = session.new_game()
@@ -543,7 +543,7 @@ def test_money_session_totals_follow_the_games() -> None:
 
 def test_match_session_runs_to_the_end_with_crawford() -> None:
     rng = random.Random(22)  # this seed reaches a Crawford game, then a post-Crawford one
-    session = BackgammonSession(5)
+    session = BackgammonMatch(5)
     crawford_games = 0
     post_crawford_games = 0
     while not session.is_over:
@@ -563,7 +563,7 @@ def test_match_session_runs_to_the_end_with_crawford() -> None:
 
 
 def test_next_game_waits_for_the_end_of_this_one() -> None:
-    session = BackgammonSession(3)
+    session = BackgammonMatch(3)
     session.new_game()
     with pytest.raises(ParlourError):
         session.new_game()
@@ -634,7 +634,7 @@ def test_gnubg_jacoby_bit_in_the_match_id_is_read() -> None:
         BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAI")  # other bits stay refused
 
 
-@pytest.mark.parametrize("module", ["cube", "rules", "matchfile", "view"])
+@pytest.mark.parametrize("module", ["cube", "rules", "match", "matchfile", "face"])
 def test_the_examples_in_the_docstrings_hold(module: str) -> None:
     imported = importlib.import_module(f"parlour.backgammon.{module}")
     failures, tried = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)

@@ -46,6 +46,7 @@ from parlour.checkers.rules import (
     children,
 )
 from parlour.core.protocol import Side
+from parlour.core.registry import get_engine
 
 # -- helpers ----------------------------------------------------------------------------
 
@@ -171,7 +172,7 @@ def test_levels_are_checked() -> None:
 
 
 def test_the_game_offers_its_engine() -> None:
-    assert isinstance(CHECKERS.engine(), CheckersEngine)
+    assert isinstance(get_engine("checkers"), CheckersEngine)
 
 
 # -- tactics ----------------------------------------------------------------------------

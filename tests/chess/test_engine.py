@@ -21,6 +21,7 @@ from parlour.chess.engine import (
 )
 from parlour.chess.rules import CHESS, ChessState, Move
 from parlour.core.errors import GameOverError
+from parlour.core.registry import get_engine
 
 
 def mates_in_one(board: chess.Board) -> bool:
@@ -291,7 +292,7 @@ def test_game_over_and_wrong_game_are_errors() -> None:
 
 
 def test_the_game_hands_out_its_engine() -> None:
-    engine = CHESS.engine()
+    engine = get_engine("chess")
     assert isinstance(engine, ChessEngine)
     move = engine.choose_move(CHESS.new_state(), level=1, rng=random.Random(3))
     assert isinstance(move, Move) and move in CHESS.new_state().legal_moves()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from parlour.core.protocol import CHANCE, Game
-from parlour.core.registry import game_names, get_game
+from parlour.core.registry import game_names, get_engine, get_game
 
 POSITIONS_PER_GAME = 2000
 
@@ -40,7 +40,7 @@ def random_positions(game: Game[Any], seed: int, count: int):  # type: ignore[no
 @pytest.mark.parametrize("name", game_names())
 def test_engine_plays_only_legal_moves(name: str) -> None:
     game = get_game(name)
-    engine = game.engine()
+    engine = get_engine(game)
     rng = random.Random(7)
     for state in random_positions(game, seed=11, count=POSITIONS_PER_GAME):
         before = state.to_text()

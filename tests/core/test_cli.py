@@ -20,10 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def race_registered() -> object:
-    registry.register("race", "tests.conformance.toygame:RACE")
+    registry.register("race", registry.GameEntry(rules="tests.conformance.toygame:RACE"))
     yield
-    registry.GAMES.pop("race", None)
-    registry._loaded.pop("race", None)
+    registry.unregister("race")
 
 
 def run_parlour(

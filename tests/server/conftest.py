@@ -24,15 +24,14 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-RACE_TARGET = "tests.conformance.toygame:RACE"
+RACE_ENTRY = registry.GameEntry(rules="tests.conformance.toygame:RACE")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def race_registered() -> Iterator[None]:
-    registry.register("race", RACE_TARGET)
+    registry.register("race", RACE_ENTRY)
     yield
-    registry.GAMES.pop("race", None)
-    registry._loaded.pop("race", None)
+    registry.unregister("race")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from parlour.core import registry
 from parlour.server import players
 
 if __name__ == "__main__":
-    registry.register("race", "tests.conformance.toygame:RACE")
+    registry.register("race", registry.GameEntry(rules="tests.conformance.toygame:RACE"))
     players.LEVELS["slow"] = "tests.server.slowplayer:slow_move"
     port, db = sys.argv[1], sys.argv[2]
     raise SystemExit(cli.main(["serve", "--port", port, "--db", db]))

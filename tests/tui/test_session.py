@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from parlour.core import registry
 from parlour.core.errors import NotationError, ParlourError
 from parlour.core.protocol import Outcome, Side
 from parlour.core.registry import get_game
@@ -64,14 +65,15 @@ def test_no_undo_after_a_resignation() -> None:
 
 
 def test_a_missing_engine_is_said_plainly() -> None:
-    class NoEngine(type(CHECKERS)):  # type: ignore[misc]
-        def engine(self) -> object:
-            raise ParlourError("Checkers has no computer opponent yet")
-
-    session = Session(NoEngine(), Options(opponent=COMPUTER))
-    assert session.engine is None
-    assert session.no_engine == "Checkers has no computer opponent yet"
-    assert not session.computer_to_move()
+    # The registry's small test game has no engine entry.
+    registry.register("race", registry.GameEntry(rules="tests.conformance.toygame:RACE"))
+    try:
+        session = Session(registry.get_game("race"), Options(opponent=COMPUTER))
+        assert session.engine is None
+        assert session.no_engine == "Race to ten has no computer opponent yet"
+        assert not session.computer_to_move()
+    finally:
+        registry.unregister("race")
 
 
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
@@ -144,7 +146,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
             '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
             '"start": "4HPwATDgc/ABMA", "moves": [], '
             '"options": {"match_length": 5, "cube_rules": {"beavers": true}}}',
-            "beavers and automatic doubles are for money play",
+            "beavers are for money play, not a 5-point match",
         ),
         (
             '{"kind": "parlour saved game", "version": 1, "game": "chess", '

@@ -8,13 +8,13 @@ import random
 
 import chess
 
+from parlour.backgammon.face import board as backgammon_board
+from parlour.backgammon.face import steps
 from parlour.backgammon.rules import BACKGAMMON, BackgammonState, Phase
-from parlour.backgammon.view import board as backgammon_board
-from parlour.backgammon.view import steps
+from parlour.checkers.face import board as checkers_board
 from parlour.checkers.rules import CHECKERS
-from parlour.checkers.view import board as checkers_board
+from parlour.chess.face import board as chess_board
 from parlour.chess.rules import CHESS
-from parlour.chess.view import board as chess_board
 
 
 def test_chess_board_offers_python_chess_legal_moves() -> None:

@@ -1,0 +1,62 @@
+"""How the apps show checkers (its :class:`~parlour.core.face.GameFace`): what a board
+on screen needs from a position, as plain data -- the pieces by square number, every
+legal move as its path of squares, the last move, and whether a capture is compulsory
+(so a board can say why another piece may not move) -- and a game written as PDN.
+
+>>> from parlour.checkers.rules import CHECKERS
+>>> data = CHECKERS_FACE.board(CHECKERS.new_state())
+>>> data["pieces"]["1"], data["moves"][0]["path"], data["must_capture"]
+('b', [9, 13], False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from parlour.checkers.notation import PdnGame, write_pdn
+from parlour.checkers.rules import CHECKERS, CheckersState
+from parlour.core.face import BasicFace, BoardData, Export
+from parlour.core.protocol import State
+
+
+def board(state: CheckersState) -> BoardData:
+    pieces: dict[str, str] = {}
+    for square in range(1, 33):
+        piece = state.piece_at(square)
+        if piece is not None:
+            pieces[str(square)] = piece
+    moves = []
+    if not state.is_over():
+        moves = [
+            {"path": list(move.path), "text": state.move_to_text(move), "capture": move.is_capture}
+            for move in state.legal_moves()
+        ]
+    stack = state.move_stack
+    return {
+        "kind": "checkers",
+        "pieces": pieces,
+        "moves": moves,
+        "last": list(stack[-1].path) if stack else None,
+        "must_capture": bool(moves) and all(move["capture"] for move in moves),
+    }
+
+
+class CheckersFace(BasicFace):
+    """Checkers on screen: the 32 dark squares by number; games written as PDN."""
+
+    export_suffix = "pdn"
+
+    def board(self, state: State[Any]) -> BoardData:
+        assert isinstance(state, CheckersState)
+        return board(state)
+
+    def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export:
+        """The last of ``games`` as PDN (checkers plays one game at a time)."""
+        state = games[-1]
+        assert isinstance(state, CheckersState)
+        tags = {"Event": "Parlour game", "Black": names[0], "White": names[1]}
+        return Export("pdn", write_pdn(PdnGame.from_state(state, tags)))
+
+
+CHECKERS_FACE = CheckersFace(CHECKERS)

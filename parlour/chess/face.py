@@ -1,0 +1,70 @@
+"""How the apps show chess (its :class:`~parlour.core.face.GameFace`): what a board on
+screen needs from a position, as plain data -- the pieces, every legal move by its
+squares (so a picked-up piece can show where it may go), the last move and a king in
+check -- and a game written as PGN. The apps draw; this module only describes.
+
+>>> from parlour.chess.rules import CHESS
+>>> data = CHESS_FACE.board(CHESS.new_state())
+>>> data["pieces"]["e1"], len(data["moves"]), data["check"]
+('K', 20, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from parlour.chess.notation import PgnGame, write_pgn
+from parlour.chess.rules import CHESS, SQUARE_NAMES, ChessState
+from parlour.core.face import BasicFace, BoardData, Export
+from parlour.core.protocol import State
+
+
+def board(state: ChessState) -> BoardData:
+    """The pieces by square name (FEN letters), the legal moves with their from and
+    to squares, the last move's squares and the square of a king in check."""
+    pieces: dict[str, str] = {}
+    check: str | None = None
+    for number, name in enumerate(SQUARE_NAMES):
+        piece = state.piece_at(number)
+        if piece is None:
+            continue
+        pieces[name] = piece.symbol()
+        if piece.kind == "king" and piece.side is state.turn and state.is_check():
+            check = name
+    moves = []
+    if not state.is_over():
+        for move in state.legal_moves():
+            moves.append(
+                {
+                    "from": SQUARE_NAMES[move.from_square],
+                    "to": SQUARE_NAMES[move.to_square],
+                    "promotion": move.promotion,
+                    "text": state.move_to_text(move),
+                }
+            )
+    stack = state.move_stack
+    last = None
+    if stack:
+        last = [SQUARE_NAMES[stack[-1].from_square], SQUARE_NAMES[stack[-1].to_square]]
+    return {"kind": "chess", "pieces": pieces, "moves": moves, "last": last, "check": check}
+
+
+class ChessFace(BasicFace):
+    """Chess on screen: an 8x8 board of pieces; games written as PGN."""
+
+    export_suffix = "pgn"
+
+    def board(self, state: State[Any]) -> BoardData:
+        assert isinstance(state, ChessState)
+        return board(state)
+
+    def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export:
+        """The last of ``games`` as PGN (chess plays one game at a time)."""
+        state = games[-1]
+        assert isinstance(state, ChessState)
+        game = PgnGame.from_state(state, Event="Parlour game", White=names[0], Black=names[1])
+        return Export("pgn", write_pgn(game))
+
+
+CHESS_FACE = ChessFace(CHESS)

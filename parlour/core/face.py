@@ -1,0 +1,161 @@
+"""How a game shows itself to the apps: its *face*.
+
+The rules (:mod:`parlour.core.protocol`) say what may be played; the face says what a
+board on screen needs to draw a position, which optional rules and series of games
+(a backgammon match) the game offers, and how a sequence of games is written to a file.
+The web server, the terminal app and the command line speak to every game through its
+rules, its face and its engine, found by name in :mod:`parlour.core.registry`, and
+import nothing else of a game package.
+
+A game that brings no face of its own gets :class:`BasicFace`: a generic drawing (the
+position's text picture and the legal moves by their text), one game at a time under
+the standard rules, and no file format.
+
+>>> from parlour.core.registry import get_face
+>>> face = get_face("checkers")
+>>> series = face.series({})
+>>> state = series.first()
+>>> face.board(state)["kind"], series.next([state]) is None
+('checkers', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from parlour.core.protocol import Game, State
+
+#: What a board on screen needs, as plain data (JSON-ready): a ``kind`` naming the
+#: drawing ("chess", "checkers", "backgammon", or "text" for the generic one) and
+#: whatever that drawing reads.
+BoardData = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A sequence of games written in the game's file format."""
+
+    #: The file name's extension, without the dot: "pgn", "pdn", "mat".
+    suffix: str
+    text: str
+
+
+class Series(Protocol):
+    """Games played one after another under one set of rules: a backgammon match,
+    say, or one game on its own (:class:`OneGame`). A series holds no games itself;
+    its user keeps the finished ones and asks what follows them."""
+
+    @property
+    def game(self) -> Game[Any]:
+        """The game with this series' optional rules."""
+        ...
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The optional rules, normalised: plain values to store and to show."""
+        ...
+
+    def first(self) -> State[Any]:
+        """The first game's starting position."""
+        ...
+
+    def next(self, finished: Sequence[State[Any]]) -> State[Any] | None:
+        """The game that follows ``finished`` (every game so far, each over), or None
+        when the series is over."""
+        ...
+
+    def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any] | None:
+        """What a page shows of the series after ``finished`` while the game in play
+        goes on (the score, the games so far), or None for a lone game."""
+        ...
+
+
+class OneGame:
+    """A game on its own under its standard rules: the series of a game that has no
+    optional rules."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.rules: dict[str, Any] = {}
+
+    def first(self) -> State[Any]:
+        return self.game.new_state()
+
+    def next(self, finished: Sequence[State[Any]]) -> State[Any] | None:
+        return None
+
+    def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any] | None:
+        return None
+
+
+class GameFace(Protocol):
+    """What the apps need of a game beyond its rules."""
+
+    @property
+    def game(self) -> Game[Any]:
+        """The game (under its standard rules) this face shows."""
+        ...
+
+    @property
+    def export_suffix(self) -> str | None:
+        """The extension of the game's file format ("pgn"), or None without one."""
+        ...
+
+    def board(self, state: State[Any]) -> BoardData:
+        """What a board on screen needs to draw ``state`` and to offer its moves."""
+        ...
+
+    def series(self, rules: Mapping[str, Any] | None) -> Series:
+        """The game under the optional ``rules`` a player asked for (None or empty:
+        the standard rules), possibly as a series of games. Raises ValueError naming
+        what is wrong with the rules."""
+        ...
+
+    def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export | None:
+        """The ``games`` of one series (all but the last over) in the game's file
+        format, with the players' ``names``; None for a game without one."""
+        ...
+
+
+@runtime_checkable
+class StepwiseFace(GameFace, Protocol):
+    """The face of a game whose turn a player enters one piece at a time on the board
+    (a backgammon play of up to four checker moves)."""
+
+    def steps(self, state: State[Any], texts: list[str]) -> dict[str, Any]:
+        """The turn after the partial moves ``texts``: the board as it would stand,
+        what may come next and whether the turn is complete. Raises IllegalMoveError
+        naming the rule when a step cannot be part of a legal turn."""
+        ...
+
+
+class BasicFace:
+    """The face of a game that brings none: a generic drawing and one game at a time.
+    Games subclass it and override what they do better."""
+
+    #: The extension of the game's file format; None: :meth:`export` writes nothing.
+    export_suffix: str | None = None
+
+    def __init__(self, game: Game[Any]) -> None:
+        self._game = game
+
+    @property
+    def game(self) -> Game[Any]:
+        return self._game
+
+    def board(self, state: State[Any]) -> BoardData:
+        """The position's text picture and the legal moves by their text."""
+        moves = [] if state.is_over() else [state.move_to_text(m) for m in state.legal_moves()]
+        return {"kind": "text", "picture": state.board_text(), "moves": moves}
+
+    def series(self, rules: Mapping[str, Any] | None) -> Series:
+        if rules:
+            raise ValueError(
+                f"{self._game.title} has no optional rules (asked for: {', '.join(rules)})"
+            )
+        return OneGame(self._game)
+
+    def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export | None:
+        return None
