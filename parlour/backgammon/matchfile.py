@@ -311,78 +311,101 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
     ``options`` are the optional cube rules the match was played with; without
     them, the rules named by the file's tags (as :func:`write_mat` writes them), or
     none."""
-    length: int | None = None
-    tags: dict[str, tuple[int, str]] = {}
-    names: tuple[str, str] | None = None
-    games: list[tuple[int, tuple[int, int], list[_Entry]]] = []
-    expect_score = False
+    layout = _MatLayout()
     for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        tag = _TAG.match(stripped)
-        if tag and length is None:
-            tags[tag.group(1)] = (number, tag.group(2))
-        if not stripped or stripped.startswith((";", "#")):
-            continue
-        if expect_score:
-            found = _SCORE.match(raw)
-            if not found:
-                raise _error(
-                    number, f"expected the score line 'name : 0   name : 0', got {stripped!r}"
-                )
-            these = (found.group(1), found.group(3))
-            if names is None:
-                names = these
-            elif these != names:
-                raise _error(
-                    number,
-                    f"the players are {names[0]} and {names[1]}, not {these[0]} and {these[1]}",
-                )
-            games[-1] = (games[-1][0], (int(found.group(2)), int(found.group(4))), [])
-            expect_score = False
-            continue
-        match_length = _LENGTH.match(raw)
-        if match_length:
-            if length is not None or games:
-                raise _error(number, "the match length must come once, before the games")
-            length = int(match_length.group(1))
-            continue
-        game = _GAME.match(raw)
-        if game:
-            if length is None:
-                raise _error(number, "the match length line ('5 point match') must come first")
-            games.append((number, (0, 0), []))
-            expect_score = True
-            continue
-        if not games:
-            raise _error(number, f"cannot read {stripped!r} before the first 'Game 1' line")
-        games[-1][2].extend(_line_entries(raw, number))
-    if expect_score:
-        raise _error(games[-1][0], "the file ends before this game's score line")
-    if length is None:
-        raise NotationError("this is not a .mat file: no 'N point match' line")
+        layout.read_line(number, raw)
+    length = layout.finish()
     if options is None:
-        options = _options_from_tags(tags)
+        options = _options_from_tags(layout.tags)
     try:
-        session = BackgammonMatch(length, options=options)
+        match = BackgammonMatch(length, options=options)
     except ValueError as error:
         raise NotationError(f"a {length}-point match: {error}") from None
-    for line, score, entries in games:
-        if session.current is not None and not session.current.is_over():
-            raise _error(line, "the game before this one did not end (no 'Wins' line)")
-        session.finish()
-        if session.is_over:
-            raise _error(line, "the match was already won before this game")
-        state = session.new_game()
-        if length and state.score != score:
+    for line, score, entries in layout.games:
+        _play_game(match, line, score, entries)
+    if match.games and match.games[-1].is_over():
+        match.finish()
+    return MatchFile(match, layout.names or ("White", "Black"))
+
+
+class _MatLayout:
+    """What the lines of a .mat file say, before any move is played: the match
+    length, the option tags, the players' names and each game's entries."""
+
+    def __init__(self) -> None:
+        self.length: int | None = None
+        self.tags: dict[str, tuple[int, str]] = {}
+        self.names: tuple[str, str] | None = None
+        #: Each game: the line of its "Game N" header, its score line's score, entries.
+        self.games: list[tuple[int, tuple[int, int], list[_Entry]]] = []
+        self._expect_score = False
+
+    def read_line(self, number: int, raw: str) -> None:
+        stripped = raw.strip()
+        tag = _TAG.match(stripped)
+        if tag and self.length is None:
+            self.tags[tag.group(1)] = (number, tag.group(2))
+        if not stripped or stripped.startswith((";", "#")):
+            return
+        if self._expect_score:
+            self._read_score(number, raw, stripped)
+        elif match_length := _LENGTH.match(raw):
+            if self.length is not None or self.games:
+                raise _error(number, "the match length must come once, before the games")
+            self.length = int(match_length.group(1))
+        elif _GAME.match(raw):
+            if self.length is None:
+                raise _error(number, "the match length line ('5 point match') must come first")
+            self.games.append((number, (0, 0), []))
+            self._expect_score = True
+        elif not self.games:
+            raise _error(number, f"cannot read {stripped!r} before the first 'Game 1' line")
+        else:
+            self.games[-1][2].extend(_line_entries(raw, number))
+
+    def _read_score(self, number: int, raw: str, stripped: str) -> None:
+        found = _SCORE.match(raw)
+        if not found:
+            raise _error(number, f"expected the score line 'name : 0   name : 0', got {stripped!r}")
+        these = (found.group(1), found.group(3))
+        if self.names is None:
+            self.names = these
+        elif these != self.names:
+            names = self.names
             raise _error(
-                line + 1,
-                f"the score line says {score[0]}-{score[1]}, but the games before make it "
-                f"{state.score[0]}-{state.score[1]}",
+                number,
+                f"the players are {names[0]} and {names[1]}, not {these[0]} and {these[1]}",
             )
-        _replay(state, entries, line)
-    if session.games and session.games[-1].is_over():
-        session.finish()
-    return MatchFile(session, names or ("White", "Black"))
+        self.games[-1] = (self.games[-1][0], (int(found.group(2)), int(found.group(4))), [])
+        self._expect_score = False
+
+    def finish(self) -> int:
+        """The match length, once every line is read; NotationError if the file
+        stopped short."""
+        if self._expect_score:
+            raise _error(self.games[-1][0], "the file ends before this game's score line")
+        if self.length is None:
+            raise NotationError("this is not a .mat file: no 'N point match' line")
+        return self.length
+
+
+def _play_game(
+    match: BackgammonMatch, line: int, score: tuple[int, int], entries: list[_Entry]
+) -> None:
+    """Start the next game of ``match`` and replay its entries, checking its score line."""
+    if match.current is not None and not match.current.is_over():
+        raise _error(line, "the game before this one did not end (no 'Wins' line)")
+    match.finish()
+    if match.is_over:
+        raise _error(line, "the match was already won before this game")
+    state = match.new_game()
+    if match.match_length and state.score != score:
+        raise _error(
+            line + 1,
+            f"the score line says {score[0]}-{score[1]}, but the games before make it "
+            f"{state.score[0]}-{state.score[1]}",
+        )
+    _replay(state, entries, line)
 
 
 def _replay(state: BackgammonState, entries: list[_Entry], game_line: int) -> None:

@@ -76,7 +76,6 @@ from parlour.backgammon.notation import (
     position_from_id,
     position_id,
 )
-from parlour.core.engine import Engine
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError
 from parlour.core.protocol import CHANCE, Chance, Game, Outcome, Side, State
 
@@ -704,11 +703,6 @@ class BackgammonGame(Game[BackgammonMove]):
             raise NotationError("give the dice as well, e.g. 31 or 66")
         return list_plays(position, chance)
 
-    def engine(self) -> Engine[BackgammonMove]:
-        from parlour.backgammon.engine import BackgammonEngine
-
-        return BackgammonEngine()
-
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -725,92 +719,140 @@ def _without_jacoby_bit(text: str) -> str:
     return text
 
 
+def _impossible(why: str) -> NotationError:
+    return NotationError(f"impossible Match ID: {why}")
+
+
 def _state_from_fields(
     game: BackgammonGame, position: Position, fields: MatchId, throwing: bool
 ) -> BackgammonState:
     """Build the state a Match ID describes, refusing combinations no game reaches."""
-
-    def refuse(why: str) -> NotationError:
-        return NotationError(f"impossible Match ID: {why}")
-
-    length = fields.match_length
-    score = fields.score
-    if fields.crawford and (length == 0 or length - 1 not in score):
-        raise refuse("a Crawford game needs a player one point from winning the match")
     cube = Cube(fields.cube_value, fields.cube_owner)
+    _check_match_fields(game, position, fields, cube, throwing)
+    read_node = _NODE_READERS.get(fields.game_state)
+    if read_node is None:
+        raise _impossible(f"unknown game state {fields.game_state}")
+    node = read_node(game, position, fields, cube, throwing)
+    return BackgammonState(
+        game, node, match_length=fields.match_length, score=fields.score, crawford=fields.crawford
+    )
+
+
+def _check_match_fields(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> None:
+    """Refuse what no game state allows: a Crawford game nobody is near, a cube above
+    the limit, a match already won, two offers at once, dice beside an offer."""
+    length, score, state = fields.match_length, fields.score, fields.game_state
+    if fields.crawford and (length == 0 or length - 1 not in score):
+        raise _impossible("a Crawford game needs a player one point from winning the match")
     if cube.value > game.options.cube_limit:
-        raise refuse(f"the cube is at {cube.value}, above the limit of {game.options.cube_limit}")
-    mover = fields.dice_owner
-    deciding = fields.turn
-    state = fields.game_state
-    won = position.win_kind() or position.swapped().win_kind()
-    if length and state in (_GS_NONE, _GS_PLAYING) and max(score) >= length:
-        raise refuse(f"the score {score[0]}-{score[1]} has already won a {length}-point match")
+        raise _impossible(
+            f"the cube is at {cube.value}, above the limit of {game.options.cube_limit}"
+        )
+    going_on = state in (_GS_NONE, _GS_PLAYING)
+    if length and going_on and max(score) >= length:
+        raise _impossible(f"the score {score[0]}-{score[1]} has already won a {length}-point match")
     if fields.double_offered and fields.resignation:
-        raise refuse("a double and a resignation are both offered")
+        raise _impossible("a double and a resignation are both offered")
     if fields.dice is not None and (fields.double_offered or fields.resignation):
-        raise refuse("the dice are rolled while a double or a resignation waits")
-    if throwing and (
-        state != _GS_PLAYING
-        or fields.dice
-        or fields.double_offered
-        or fields.resignation
-        or deciding != mover
-    ):
-        raise refuse("':roll' belongs only to a player about to throw the dice")
-    if state in (_GS_NONE, _GS_PLAYING) and won:
-        raise refuse("the game is over in this position, but the Match ID says it goes on")
-    node: _Node
-    if state == _GS_NONE:
-        if fields.dice or fields.double_offered or fields.resignation or not cube.centred:
-            raise refuse("before the opening throw there are no dice, offers or owned cube")
-        node = _Node(position, mover, Phase.OPENING, cube)
-    elif state == _GS_PLAYING:
-        if fields.dice is not None:
-            if deciding != mover:
-                raise refuse("the dice belong to the player whose turn it is")
-            node = _Node(position, mover, Phase.PLAY, cube, fields.dice)
-        elif fields.double_offered:
-            if deciding == mover:
-                if not (game.options.beavers and length == 0) or cube.owner != mover.other:
-                    raise refuse("a beaver waits, but beavers are not played here")
-                node = _Node(position, mover, Phase.BEAVERED, cube)
-            else:
-                if cube.owner == deciding:
-                    raise refuse("a double is offered by the player who does not own the cube")
-                node = _Node(position, mover, Phase.DOUBLED, cube)
-        elif fields.resignation:
-            if deciding == mover:
-                raise refuse("a resignation is answered by the opponent of the player resigning")
-            node = _Node(position, mover, Phase.RESIGNING, cube, resignation=fields.resignation)
-        else:
-            if deciding != mover:
-                raise refuse("the player to act is not the player on roll, with nothing offered")
-            node = _Node(position, mover, Phase.THROW if throwing else Phase.CUBE, cube)
-    elif state == _GS_OVER:
-        if not position.win_kind():
-            raise refuse("the game is over but the player on roll has not borne off all")
-        if fields.dice or fields.double_offered or fields.resignation or deciding != mover:
-            raise refuse("a game won by bearing off has no dice or offers left")
-        node = _Node(position, mover, Phase.OVER, cube, ending=_BORNE_OFF)
-    elif state == _GS_RESIGNED:
-        if not fields.resignation or deciding == mover or fields.double_offered:
-            raise refuse("a resigned game names the resignation and the player who accepted")
-        node = _Node(
-            position, mover, Phase.OVER, cube, resignation=fields.resignation, ending=_RESIGNED
-        )
-    elif state == _GS_DROPPED:
-        if not fields.double_offered or fields.resignation:
-            raise refuse("a dropped game records the double that was offered")
-        beaver = deciding == mover
-        if beaver and cube.owner != mover.other:
-            raise refuse("a dropped beaver leaves the cube with the beaverer")
-        node = _Node(
-            position, mover, Phase.OVER, cube, ending=_BEAVER_DROPPED if beaver else _DROPPED
-        )
-    else:
-        raise refuse(f"unknown game state {state}")
-    return BackgammonState(game, node, match_length=length, score=score, crawford=fields.crawford)
+        raise _impossible("the dice are rolled while a double or a resignation waits")
+    offers = fields.dice or fields.double_offered or fields.resignation
+    if throwing and (state != _GS_PLAYING or offers or fields.turn != fields.dice_owner):
+        raise _impossible("':roll' belongs only to a player about to throw the dice")
+    if going_on and (position.win_kind() or position.swapped().win_kind()):
+        raise _impossible("the game is over in this position, but the Match ID says it goes on")
+
+
+def _node_before_opening(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> _Node:
+    if fields.dice or fields.double_offered or fields.resignation or not cube.centred:
+        raise _impossible("before the opening throw there are no dice, offers or owned cube")
+    return _Node(position, fields.dice_owner, Phase.OPENING, cube)
+
+
+def _node_in_play(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> _Node:
+    mover, deciding = fields.dice_owner, fields.turn
+    if fields.dice is not None:
+        if deciding != mover:
+            raise _impossible("the dice belong to the player whose turn it is")
+        return _Node(position, mover, Phase.PLAY, cube, fields.dice)
+    if fields.double_offered:
+        return _node_with_double(game, position, fields, cube)
+    if fields.resignation:
+        if deciding == mover:
+            raise _impossible("a resignation is answered by the opponent of the player resigning")
+        return _Node(position, mover, Phase.RESIGNING, cube, resignation=fields.resignation)
+    if deciding != mover:
+        raise _impossible("the player to act is not the player on roll, with nothing offered")
+    return _Node(position, mover, Phase.THROW if throwing else Phase.CUBE, cube)
+
+
+def _node_with_double(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube
+) -> _Node:
+    """A double waiting for its answer, or a beaver waiting for the doubler's."""
+    mover, deciding = fields.dice_owner, fields.turn
+    if deciding == mover:
+        beavers_played = game.options.beavers and fields.match_length == 0
+        if not beavers_played or cube.owner != mover.other:
+            raise _impossible("a beaver waits, but beavers are not played here")
+        return _Node(position, mover, Phase.BEAVERED, cube)
+    if cube.owner == deciding:
+        raise _impossible("a double is offered by the player who does not own the cube")
+    return _Node(position, mover, Phase.DOUBLED, cube)
+
+
+def _node_borne_off(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> _Node:
+    if not position.win_kind():
+        raise _impossible("the game is over but the player on roll has not borne off all")
+    offers = fields.dice or fields.double_offered or fields.resignation
+    if offers or fields.turn != fields.dice_owner:
+        raise _impossible("a game won by bearing off has no dice or offers left")
+    return _Node(position, fields.dice_owner, Phase.OVER, cube, ending=_BORNE_OFF)
+
+
+def _node_resigned(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> _Node:
+    if not fields.resignation or fields.turn == fields.dice_owner or fields.double_offered:
+        raise _impossible("a resigned game names the resignation and the player who accepted")
+    return _Node(
+        position,
+        fields.dice_owner,
+        Phase.OVER,
+        cube,
+        resignation=fields.resignation,
+        ending=_RESIGNED,
+    )
+
+
+def _node_dropped(
+    game: BackgammonGame, position: Position, fields: MatchId, cube: Cube, throwing: bool
+) -> _Node:
+    mover = fields.dice_owner
+    if not fields.double_offered or fields.resignation:
+        raise _impossible("a dropped game records the double that was offered")
+    beaver = fields.turn == mover
+    if beaver and cube.owner != mover.other:
+        raise _impossible("a dropped beaver leaves the cube with the beaverer")
+    ending = _BEAVER_DROPPED if beaver else _DROPPED
+    return _Node(position, mover, Phase.OVER, cube, ending=ending)
+
+
+#: How each game state of a Match ID becomes a node of the game, with its checks.
+_NODE_READERS = {
+    _GS_NONE: _node_before_opening,
+    _GS_PLAYING: _node_in_play,
+    _GS_OVER: _node_borne_off,
+    _GS_RESIGNED: _node_resigned,
+    _GS_DROPPED: _node_dropped,
+}
 
 
 #: Backgammon with every optional rule off: the registered game.

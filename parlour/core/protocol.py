@@ -25,15 +25,12 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from parlour.core.errors import GameOverError, IllegalMoveError, ParlourError
-
-if TYPE_CHECKING:
-    from parlour.core.engine import Engine
 
 
 class Side(enum.IntEnum):
@@ -252,11 +249,6 @@ class Game(ABC, Generic[Move]):
     def side_name(self, side: Side) -> str:
         return self.side_names[side]
 
-    def engine(self) -> Engine[Move]:
-        """The computer opponent (see :mod:`parlour.core.engine`). Games import
-        their engine lazily here, so the rules load without it."""
-        raise ParlourError(f"{self.title} has no computer opponent yet")
-
     def perft(self, state: State[Move], depth: int) -> int:
         """Count the leaf nodes of the legal-move tree ``depth`` plies deep.
 
@@ -300,8 +292,3 @@ def _perft(state: State[Any], depth: int) -> int:
         total += _perft(state, depth - 1)
         state.pop()
     return total
-
-
-def sum_probabilities(outcomes: Sequence[tuple[object, Fraction]]) -> Fraction:
-    """The total probability of a list of chance outcomes (1 when complete)."""
-    return sum((p for _, p in outcomes), Fraction(0))
