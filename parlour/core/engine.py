@@ -6,10 +6,13 @@ gives a hint: the best move and what the position is worth, in a player's words.
 In backgammon the cube decisions are moves of the protocol ("double", "take"), so
 :meth:`Engine.choose_move` makes them too.
 
->>> engine = get_engine("checkers")  # doctest: +SKIP
->>> engine.choose_move(state, level=3)  # doctest: +SKIP
->>> engine.hint(state).assessment  # doctest: +SKIP
-'Black is a man up'
+>>> from parlour.core.registry import get_engine, get_game
+>>> state = get_game("checkers").state_from_text("B:W18:B14,K5")
+>>> engine = get_engine("checkers")
+>>> state.move_to_text(engine.choose_move(state, level=3))
+'14x23'
+>>> engine.hint(state).move_text
+'14x23'
 """
 
 from __future__ import annotations

@@ -8,12 +8,9 @@ here cannot hide a wrong rule.
 
 from __future__ import annotations
 
-import doctest
-
 import gnubg_nn
 import pytest
 
-import parlour.backgammon.board as board
 from parlour.backgammon.board import (
     BAR,
     OFF,
@@ -67,11 +64,6 @@ def rule_of(position: Position, dice: tuple[int, int], play: Play) -> IllegalMov
 # Opponent checkers parked where they cannot matter (their home board, our 19-24
 # points) are added so that each side has a believable 15.
 PARKED = {22: 2, 23: 2, 24: 2}
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(board)
-    assert result.attempted > 5 and result.failed == 0
 
 
 def test_start_position() -> None:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import base64
-import doctest
 import random
 import re
 from collections import Counter
 
 import pytest
 
-import parlour.backgammon.notation as notation
 from parlour.backgammon.board import CheckerMove, Position, legal_plays
 from parlour.backgammon.notation import (
     MatchId,
@@ -25,11 +23,6 @@ from parlour.backgammon.notation import (
 )
 from parlour.core.errors import IllegalMoveError, NotationError
 from parlour.core.protocol import Side
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(notation)
-    assert result.attempted > 10 and result.failed == 0
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,6 @@ setup also exercises reading it back."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import random
 
@@ -632,10 +630,3 @@ def test_gnubg_jacoby_bit_in_the_match_id_is_read() -> None:
     assert (with_bit.match_length, with_bit.score, with_bit.cube.value) == (5, (0, 1), 2)
     with pytest.raises(NotationError):
         BACKGAMMON.state_from_text("zM7IATDgc+FBIA:UQmgAAAACAAI")  # other bits stay refused
-
-
-@pytest.mark.parametrize("module", ["cube", "rules", "match", "matchfile", "face"])
-def test_the_examples_in_the_docstrings_hold(module: str) -> None:
-    imported = importlib.import_module(f"parlour.backgammon.{module}")
-    failures, tried = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0
