@@ -308,11 +308,14 @@ class Store:
         # Something failed inside the batch: each on its own, so only it fails.
         results: list[Exception | None] = []
         for write in writes:
+            # The result counts only once the commit is through: a commit that
+            # fails makes the write's result its error, not a second entry.
             try:
                 with self._writing() as conn:
-                    results.extend(self._write_all(conn, [write], together=False))
+                    done = self._write_all(conn, [write], together=False)
             except sa.exc.DBAPIError as error:
-                results.append(error)
+                done = [error]
+            results.extend(done)
         return results
 
     def _write_all(

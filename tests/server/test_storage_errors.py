@@ -1,0 +1,49 @@
+"""The store's error paths: a transaction whose commit fails reports exactly one
+result per write, each the error, and leaves nothing behind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from parlour.server.storage import Append, EventRow, NewGame, SeatRow, Store
+
+
+class FailingCommits(Store):
+    """A store whose transactions fail as they commit (a full disk, a lost server),
+    after every statement in them ran: the rollback undoes them."""
+
+    failing = False
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with super()._writing() as conn:
+            yield conn
+            if self.failing:
+                raise sa.exc.OperationalError("COMMIT", {}, Exception("disk full"))
+
+
+def test_a_failed_commit_gives_one_error_per_write(db_url: str) -> None:
+    store = FailingCommits(db_url)
+    try:
+        for game_id in ("a", "b"):
+            store.create_game(
+                NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
+            )
+        store.failing = True
+        writes = [
+            Append("a", 1, [EventRow(2, "move", "+1", 0)], "playing"),
+            Append("b", 1, [EventRow(2, "move", "+1", 0)], "playing"),
+            NewGame("c", "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")]),
+        ]
+        results = store.write_many(writes)
+        assert len(results) == len(writes)
+        assert all(isinstance(result, sa.exc.OperationalError) for result in results)
+        store.failing = False
+        assert store.load_game("a").version == 1 and store.load_game("b").version == 1
+        assert store.load_game("c") is None
+    finally:
+        store.close()
