@@ -6,10 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from parlour.server.storage import Append, EventRow, NewGame, SeatRow, Store
+from parlour.server.storage import (
+    Append,
+    EventRow,
+    NewGame,
+    SeatRow,
+    Store,
+    UnknownGameIdError,
+)
 
 
 class FailingCommits(Store):
@@ -29,21 +37,24 @@ class FailingCommits(Store):
 def test_a_failed_commit_gives_one_error_per_write(db_url: str) -> None:
     store = FailingCommits(db_url)
     try:
-        for game_id in ("a", "b"):
+        # The PostgreSQL database is shared by the run: ids of this test's own.
+        a, b, c = (f"failing-commit-{name}" for name in "abc")
+        for game_id in (a, b):
             store.create_game(
                 NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
             )
         store.failing = True
         writes = [
-            Append("a", 1, [EventRow(2, "move", "+1", 0)], "playing"),
-            Append("b", 1, [EventRow(2, "move", "+1", 0)], "playing"),
-            NewGame("c", "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")]),
+            Append(a, 1, [EventRow(2, "move", "+1", 0)], "playing"),
+            Append(b, 1, [EventRow(2, "move", "+1", 0)], "playing"),
+            NewGame(c, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")]),
         ]
         results = store.write_many(writes)
         assert len(results) == len(writes)
         assert all(isinstance(result, sa.exc.OperationalError) for result in results)
         store.failing = False
-        assert store.load_game("a").version == 1 and store.load_game("b").version == 1
-        assert store.load_game("c") is None
+        assert store.load_game(a).version == 1 and store.load_game(b).version == 1
+        with pytest.raises(UnknownGameIdError):
+            store.load_game(c)
     finally:
         store.close()
