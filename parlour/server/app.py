@@ -67,6 +67,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -78,7 +79,8 @@ from parlour.core.dice import Dice
 from parlour.core.errors import ParlourError
 from parlour.core.face import StepwiseFace
 from parlour.core.protocol import Side
-from parlour.server import players
+from parlour.server import players, security
+from parlour.server.security import SecurityMiddleware
 from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
 
@@ -349,12 +351,9 @@ def origin_allowed(websocket: WebSocket, allowed: Iterable[str]) -> bool:
     """A browser always names the page's origin; it must be this server's own (by
     the Host it connected to) or one configured. Clients that are not browsers send
     no Origin and are let in: the Origin check protects browsers' users."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    own = {f"http://{host}", f"https://{host}"}
-    return origin in own or origin in set(allowed)
+    return security.origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host", ""), allowed
+    )
 
 
 async def live(websocket: WebSocket) -> None:
@@ -522,6 +521,8 @@ def create_app(
     ``allowed_origins`` are page origins besides the server's own that may open
     WebSockets; ``dice`` replaces the server's unpredictable dice (for tests)."""
 
+    allowed_origins = frozenset(allowed_origins)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db or default_url())
@@ -555,6 +556,7 @@ def create_app(
             ),
             WebSocketRoute("/api/games/{game_id}/live", live),
         ],
+        middleware=[Middleware(SecurityMiddleware, allowed_origins=allowed_origins)],
         exception_handlers={
             ApiError: api_error,
             HTTPException: http_error,
@@ -562,7 +564,7 @@ def create_app(
         },
         lifespan=lifespan,
     )
-    app.state.allowed_origins = frozenset(allowed_origins)
+    app.state.allowed_origins = allowed_origins
     return app
 
 

@@ -155,7 +155,7 @@ def test_a_huge_body_without_a_length_is_cut_off(
     response = client.post(
         f"/api/games/{table.id}/actions",
         content=chunks(),  # sent chunked: no Content-Length to trust
-        headers={"Authorization": f"Bearer {table.tokens[1]}"},
+        headers={"Authorization": f"Bearer {table.tokens[1]}", "Content-Type": "application/json"},
     )
     assert_error(response, 413, "too-large")
     assert_unchanged(table, sqlite_url, game, log)
@@ -172,7 +172,11 @@ def test_unknown_games_routes_and_methods_answer_json(client: TestClient, table:
     assert_error(client.post("/api/games/nosuchgame/join", json=join), 404, "unknown-game-id")
     assert_error(client.post(f"/api/games/{table.id}/join", json=join), 403, "bad-invite")
     assert_error(
-        client.post("/api/games", content=b"x", headers={"Content-Length": str(10**12)}),
+        client.post(
+            "/api/games",
+            content=b"x",
+            headers={"Content-Length": str(10**12), "Content-Type": "application/json"},
+        ),
         413,
         "too-large",
     )
