@@ -39,6 +39,8 @@ class UciEngine:
         self.out = out if out is not None else sys.stdout
         self.print_lock = threading.Lock()
         self.state: ChessState = CHESS.new_state()
+        #: Why the last ``position`` was refused, until a good one comes.
+        self.refused: str | None = None
         self.searcher = Searcher()
         self.level = 10
         self.move_overhead_ms = 50
@@ -119,12 +121,23 @@ class UciEngine:
                 state = CHESS.new_state()
             else:
                 state = CHESS.state_from_text(" ".join(args[1:moves_at]))
-            for text in args[moves_at + 1 :]:
-                state.push(Move.from_uci(text))
         except ParlourError as error:
-            self.explain(f"position ignored: {error}")
+            self.refuse_position(f"position refused: {error}")
             return
+        for number, text in enumerate(args[moves_at + 1 :], start=1):
+            try:
+                state.push(Move.from_uci(text))
+            except ParlourError as error:
+                self.refuse_position(f"position refused: move {number}, {text}, {error}")
+                return
         self.state = state
+        self.refused = None
+
+    def refuse_position(self, why: str) -> None:
+        """Say why a position cannot be set up; until the next good one, ``go``
+        searches nothing rather than a position the GUI did not mean."""
+        self.explain(why)
+        self.refused = why
 
     def setoption(self, args: list[str]) -> None:
         if not args or args[0] != "name":
@@ -174,6 +187,14 @@ class UciEngine:
             else:
                 self.explain(f"go: unknown parameter {word!r} ignored")
                 i += 1
+        bad = self._bad_go_numbers(numbers)
+        if bad is not None:
+            self.explain(f"go: {bad}; command ignored")
+            return
+        if self.refused is not None:
+            self.explain(f"go: no position to search ({self.refused})")
+            self.send("bestmove 0000")
+            return
         state = self.state.copy()
         if state.is_over() or not state.legal():
             self.explain("the game is over: no move to search")
@@ -195,6 +216,18 @@ class UciEngine:
             daemon=True,
         )
         self.thread.start()
+
+    @staticmethod
+    def _bad_go_numbers(numbers: dict[str, int]) -> str | None:
+        """What is wrong with the numbers of a ``go``, or None. The clocks may have
+        run below zero (a GUI reports an overstepped clock), nothing else may."""
+        for word in ("depth", "nodes", "movetime", "movestogo", "mate"):
+            if word in numbers and numbers[word] < 1:
+                return f"{word} must be 1 or more, not {numbers[word]}"
+        for word in ("winc", "binc"):
+            if word in numbers and numbers[word] < 0:
+                return f"{word} must be 0 or more, not {numbers[word]}"
+        return None
 
     def _seconds(self, numbers: dict[str, int], state: ChessState) -> float | None:
         overhead = self.move_overhead_ms

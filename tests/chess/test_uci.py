@@ -65,17 +65,17 @@ def test_position_with_moves_from_a_fen_and_a_promotion() -> None:
 
 def test_malformed_commands_get_an_explanation_and_change_nothing() -> None:
     lines = session(
-        "position startpos moves e2e4",
-        "position startpos moves e2e5",  # illegal: ignored, e2e4 stays
+        "position startpos moves e2e5",  # illegal: refused
         "position fen not-a-fen",
         "position",
         "go depth many",
-        "go wibble depth 1",
         "setoption name Level value eleven",
         "setoption name Level value 11",
         "setoption name Colour value 3",
         "setoption",
         "frobnicate",
+        "position startpos moves e2e4",
+        "go wibble depth 1",
         "isready",
     )
     strings = [line for line in lines if line.startswith("info string")]
@@ -87,6 +87,27 @@ def test_malformed_commands_get_an_explanation_and_change_nothing() -> None:
     board = chess.Board()
     board.push_uci("e2e4")
     assert chess.Move.from_uci(move) in board.legal_moves
+
+
+def test_a_position_with_an_illegal_move_is_refused_by_name_and_not_searched() -> None:
+    lines = session("position startpos moves e2e4 e7e5 e1e3", "go depth 1")
+    assert lines[0] == ("info string position refused: move 3, e1e3, a king cannot move like that")
+    assert lines[1].startswith("info string go: no position to search")
+    assert bestmove(lines) == "0000"
+    # The next good position is searched again.
+    lines = session("position startpos moves e2e4 e7e5 e1e3", "position startpos", "go depth 1")
+    assert chess.Move.from_uci(bestmove(lines)) in chess.Board().legal_moves
+
+
+def test_go_with_impossible_numbers_is_refused_without_a_search() -> None:
+    lines = session("go depth -1", "go nodes 0", "go movetime -5", "go winc -1 depth 2", "isready")
+    assert lines == [
+        "info string go: depth must be 1 or more, not -1; command ignored",
+        "info string go: nodes must be 1 or more, not 0; command ignored",
+        "info string go: movetime must be 1 or more, not -5; command ignored",
+        "info string go: winc must be 0 or more, not -1; command ignored",
+        "readyok",
+    ]
 
 
 def test_go_infinite_waits_for_stop_and_isready_answers_meanwhile() -> None:
