@@ -4,6 +4,7 @@ from parlour.core.dice import Dice, LoadedDice
 from parlour.core.errors import (
     GameOverError,
     IllegalMoveError,
+    LevelError,
     NotationError,
     ParlourError,
     UnknownGameError,
@@ -18,6 +19,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "LevelError",
     "LoadedDice",
     "NotationError",
     "Outcome",

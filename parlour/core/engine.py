@@ -23,6 +23,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar
 
+from parlour.core.errors import LevelError
 from parlour.core.protocol import State
 
 Move = TypeVar("Move", bound=Hashable)
@@ -68,6 +69,7 @@ class Engine(ABC, Generic[Move]):
         return 0.1 * 2 ** ((level - 1) / 2)
 
     def check_level(self, level: int) -> int:
+        """``level`` if the engine has it; LevelError naming the range if not."""
         if not 1 <= level <= self.strongest:
-            raise ValueError(f"levels run from 1 to {self.strongest}, not {level}")
+            raise LevelError(f"levels run from 1 to {self.strongest}, not {level}")
         return level

@@ -54,3 +54,13 @@ class GameOverError(IllegalMoveError):
 
 class UnknownGameError(ParlourError, LookupError):
     """A game name that is not in the registry."""
+
+
+class LevelError(ParlourError, ValueError):
+    """A computer level the engine does not have.
+
+    >>> raise LevelError("levels run from 1 to 10, not 11")
+    Traceback (most recent call last):
+    ...
+    parlour.core.errors.LevelError: levels run from 1 to 10, not 11
+    """

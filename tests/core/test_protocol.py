@@ -17,6 +17,8 @@ from parlour.core import (
     UnknownGameError,
     get_game,
 )
+from parlour.core.errors import LevelError, ParlourError
+from parlour.core.registry import get_engine
 from tests.conformance.toygame import RACE, RaceMove
 
 
@@ -107,3 +109,10 @@ def test_dice_choose_follows_the_probabilities() -> None:
 def test_unknown_game_is_named() -> None:
     with pytest.raises(UnknownGameError, match="no game called 'go'"):
         get_game("go")
+
+
+def test_a_level_an_engine_lacks_is_a_parlour_error() -> None:
+    engine = get_engine("checkers")
+    with pytest.raises(LevelError, match="levels run from 1 to 10, not 11") as raised:
+        engine.check_level(11)
+    assert isinstance(raised.value, ParlourError) and isinstance(raised.value, ValueError)
