@@ -406,6 +406,9 @@ async def live(websocket: WebSocket) -> None:
                     "error": "internal",
                     "detail": "the server failed; the game was not changed",
                 }
+                request_id = _request_id(raw)
+                if request_id is not None:
+                    reply["id"] = request_id  # so the client stops waiting for it
             outbox.put_nowait(json.dumps(reply))
     except WebSocketDisconnect:
         pass
@@ -416,6 +419,15 @@ async def live(websocket: WebSocket) -> None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+
+
+def _request_id(raw: str) -> int | str | None:
+    """The ``id`` a client gave its message, if the message has a readable one."""
+    try:
+        request_id = json.loads(raw).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return request_id if isinstance(request_id, int | str) else None
 
 
 async def _receive_text(websocket: WebSocket) -> str:
@@ -445,8 +457,8 @@ async def _answer(
         action = LiveAction.model_validate_json(raw)
     except ValidationError as error:
         reply = _validation_error(error).to_json()
-        request_id = json.loads(raw).get("id")  # parsed once already above
-        if isinstance(request_id, int | str):
+        request_id = _request_id(raw)
+        if request_id is not None:
             reply["id"] = request_id
         return {"type": "error", **reply}
     if action.token is not None:
