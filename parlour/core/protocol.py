@@ -186,6 +186,11 @@ class State(ABC, Generic[Move]):
         """A plain-text picture of the position for line-mode play."""
         return self.to_text()
 
+    def __repr__(self) -> str:
+        """The state's class and position text, as a reader can paste it back:
+        ``<ChessState 'rnbqkbnr/... w KQkq - 0 1'>``."""
+        return f"<{type(self).__name__} {self.to_text()!r}>"
+
     # -- endings that are not moves ---------------------------------------------
 
     def resign(self, side: Side) -> Outcome:

@@ -143,3 +143,9 @@ def test_game_describes_itself(game: Game[Any]) -> None:
     start = game.new_state()
     assert not start.is_over()
     assert game.state_from_text(start.to_text()).to_text() == start.to_text()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_state_reads_as_its_class_and_position(name: str) -> None:
+    state = get_game(name).new_state()
+    assert repr(state) == f"<{type(state).__name__} {state.to_text()!r}>"
