@@ -45,11 +45,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAUNCH = """
 import sys
-from parlour import cli
 from parlour.core import registry
 if sys.argv[1] == "race":
     registry.register("race", registry.GameEntry(rules="tests.conformance.toygame:RACE"))
-raise SystemExit(cli.main(["serve", "--port", sys.argv[2], "--db", sys.argv[3]]))
+# One client plays every game of the swarm: the limits per client are lifted.
+from parlour.server.app import serve
+from parlour.server.limits import Limits
+unlimited = Limits(0, 0, 0, 0, 0)
+raise SystemExit(serve(port=int(sys.argv[2]), db=sys.argv[3], limits=unlimited))
 """
 
 

@@ -80,6 +80,7 @@ from parlour.core.errors import ParlourError
 from parlour.core.face import StepwiseFace
 from parlour.core.protocol import Side
 from parlour.server import players, security
+from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.security import SecurityMiddleware
 from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
@@ -527,11 +528,13 @@ def create_app(
     allowed_origins: Iterable[str] = (),
     dice: Dice | None = None,
     workers: int = 2,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
     ``allowed_origins`` are page origins besides the server's own that may open
-    WebSockets; ``dice`` replaces the server's unpredictable dice (for tests)."""
+    WebSockets; ``dice`` replaces the server's unpredictable dice (for tests);
+    ``limits`` are each client's shares (by default :class:`Limits`' own)."""
 
     allowed_origins = frozenset(allowed_origins)
 
@@ -568,7 +571,10 @@ def create_app(
             ),
             WebSocketRoute("/api/games/{game_id}/live", live),
         ],
-        middleware=[Middleware(SecurityMiddleware, allowed_origins=allowed_origins)],
+        middleware=[
+            Middleware(RateLimitMiddleware, limits=limits),
+            Middleware(SecurityMiddleware, allowed_origins=allowed_origins),
+        ],
         exception_handlers={
             ApiError: api_error,
             HTTPException: http_error,
@@ -580,22 +586,38 @@ def create_app(
     return app
 
 
+#: The most bytes a request's line and headers may take.
+MAX_HEADER_BYTES = 64 * 1024
+#: Seconds a connection may stay idle between requests before it is closed.
+IDLE_SECONDS = 5
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     db: str | None = None,
     allowed_origins: Iterable[str] = (),
+    limits: Limits | None = None,
+    max_header_bytes: int = MAX_HEADER_BYTES,
+    idle_seconds: int = IDLE_SECONDS,
 ) -> int:
-    """Run the app under uvicorn until interrupted (``parlour serve``)."""
+    """Run the app under uvicorn until interrupted (``parlour serve``). A request's
+    headers may take ``max_header_bytes`` at most (a larger request is refused before
+    its memory is kept); a connection idle for ``idle_seconds`` between requests is
+    closed."""
     import uvicorn
 
     url = db or default_url()
     _check_store(url)
     print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(
-        create_app(url, allowed_origins=allowed_origins),
+        create_app(url, allowed_origins=allowed_origins, limits=limits),
         host=host,
         port=port,
+        # h11 bounds what a request's headers may take; httptools keeps them all.
+        http="h11",
+        h11_max_incomplete_event_size=max_header_bytes,
+        timeout_keep_alive=idle_seconds,
         ws_max_size=MAX_BODY,
         # Moves are small messages: compressing each costs more CPU than it saves.
         ws_per_message_deflate=False,
