@@ -68,6 +68,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -186,6 +187,28 @@ def game_id_of(request: Request | WebSocket) -> str:
 
 
 # -- HTTP ------------------------------------------------------------------------------
+
+
+async def health(request: Request) -> Response:
+    """Liveness: the process answers."""
+    return JSONResponse({"status": "ok"})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness: the process can serve games, its database answering."""
+    store: Store = request.app.state.store
+    try:
+        await asyncio.wait_for(asyncio.to_thread(store.ping), READY_TIMEOUT)
+    except Exception as error:  # the database is away, whatever the driver says
+        log.warning("not ready: the database does not answer (%s)", type(error).__name__)
+        return JSONResponse(
+            {"status": "unavailable", "detail": "the database does not answer"}, status_code=503
+        )
+    return JSONResponse({"status": "ready"})
+
+
+#: Seconds the readiness check waits for the database.
+READY_TIMEOUT = 3.0
 
 
 async def index(request: Request) -> Response:
@@ -529,12 +552,15 @@ def create_app(
     dice: Dice | None = None,
     workers: int = 2,
     limits: Limits | None = None,
+    allowed_hosts: Iterable[str] = ("*",),
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
     ``allowed_origins`` are page origins besides the server's own that may open
     WebSockets; ``dice`` replaces the server's unpredictable dice (for tests);
-    ``limits`` are each client's shares (by default :class:`Limits`' own)."""
+    ``limits`` are each client's shares (by default :class:`Limits`' own);
+    ``allowed_hosts`` the names the server answers to (its Host header, for HTTP and
+    WebSockets alike; ``*.example.org`` patterns, ``*`` for any)."""
 
     allowed_origins = frozenset(allowed_origins)
 
@@ -543,6 +569,7 @@ def create_app(
         store = Store(db or default_url())
         hall = Hall(store, dice=dice, workers=workers)
         app.state.hall = hall
+        app.state.store = store
         await hall.start()
         try:
             yield
@@ -553,6 +580,8 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/health", health),
+            Route("/ready", ready),
             Route("/api/catalogue", catalogue),
             Route("/api/games", create_game, methods=["POST"]),
             Route("/api/games/{game_id}", show_game),
@@ -572,6 +601,7 @@ def create_app(
             WebSocketRoute("/api/games/{game_id}/live", live),
         ],
         middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
             Middleware(RateLimitMiddleware, limits=limits),
             Middleware(SecurityMiddleware, allowed_origins=allowed_origins),
         ],
@@ -600,20 +630,29 @@ def serve(
     limits: Limits | None = None,
     max_header_bytes: int = MAX_HEADER_BYTES,
     idle_seconds: int = IDLE_SECONDS,
+    allowed_hosts: Iterable[str] = ("*",),
+    behind_proxy: bool = False,
+    trusted_proxies: str = "127.0.0.1",
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
     its memory is kept); a connection idle for ``idle_seconds`` between requests is
-    closed."""
+    closed. ``behind_proxy``: the client's address and scheme are taken from the
+    forwarded headers of a reverse proxy at ``trusted_proxies`` (and only then: a
+    client cannot claim another address by sending the headers itself)."""
     import uvicorn
 
     url = db or default_url()
     _check_store(url)
     print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(
-        create_app(url, allowed_origins=allowed_origins, limits=limits),
+        create_app(
+            url, allowed_origins=allowed_origins, limits=limits, allowed_hosts=allowed_hosts
+        ),
         host=host,
         port=port,
+        proxy_headers=behind_proxy,
+        forwarded_allow_ips=trusted_proxies,
         # h11 bounds what a request's headers may take; httptools keeps them all.
         http="h11",
         h11_max_incomplete_event_size=max_header_bytes,

@@ -267,6 +267,11 @@ class Store:
         with self.engine.connect().execution_options(writer=True) as conn, conn.begin():
             yield conn
 
+    def ping(self) -> None:
+        """Ask the database a trivial question; raises if it cannot answer."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+
     def create_game(self, new: NewGame) -> None:
         """Store a new game with its seats and first events."""
         (error,) = self.write_many([new])
