@@ -38,7 +38,7 @@ from parlour.backgammon.equity import (
 )
 from parlour.backgammon.network import Array, Network, equity, flip, shipped_network
 from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
-from parlour.core.engine import Engine, Hint
+from parlour.core.engine import Engine, Hint, RankedMove
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import State
 
@@ -104,7 +104,12 @@ class BackgammonEngine(Engine[BackgammonMove]):
         raise ParlourError("the dice are to be thrown: that is not the engine's move")
 
     def hint(self, state: State[BackgammonMove]) -> Hint[BackgammonMove]:
+        """After the roll: the plays of that roll ranked by their equity, as the
+        strongest level judges them. Before it (or at a cube decision): the best
+        action and the position's chances as the dice are still to be thrown."""
         state = _backgammon(state)
+        if state.phase is Phase.PLAY:
+            return self._play_hint(state)
         move = self.choose_move(state, self.strongest, random.Random(0))
         chances = self.chances(state)
         words = self._assessment(state, chances)
@@ -112,6 +117,41 @@ class BackgammonEngine(Engine[BackgammonMove]):
             beavers = state.options.beavers and state.money
             words += f"; cube: {self.cube_decision(state).words(beavers=beavers)}"
         return Hint(move, state.move_to_text(move), words, round(chances.equity, 3))
+
+    #: How many plays of a roll a hint lists.
+    HINT_PLAYS = 5
+
+    def _play_hint(self, state: BackgammonState) -> Hint[BackgammonMove]:
+        dice = state.dice
+        assert dice is not None
+        ranked = self.ranked_plays(state.position, dice)
+        if not ranked:
+            return Hint((), state.move_to_text(()), "no legal play: the turn passes", None)
+        shown = [RankedMove(play, state.move_to_text(play), value) for play, value in ranked]
+        best = shown[0]
+        words = f"{best.move_text} is best (equity {best.score:+.3f})"
+        others = [
+            f"{r.move_text} ({r.score - best.score:+.3f})" for r in shown[1 : self.HINT_PLAYS]
+        ]
+        if others:
+            words += "; then " + ", ".join(others)
+        return Hint(best.move, best.move_text, words, round(best.score, 3), tuple(shown))
+
+    def ranked_plays(self, position: Position, dice: tuple[int, int]) -> list[tuple[Play, float]]:
+        """Every distinct play of ``dice``, best first, with the mover's equity after
+        it: the leading candidates looked at one throw deeper, as the strongest level
+        plays, the others by the network alone."""
+        plays = legal_plays(position, dice)
+        if not plays:
+            return []
+        results = [position.apply(play) for play in plays]
+        values = self._values(results)
+        order = [int(i) for i in np.argsort(-values, kind="stable")]
+        leaders = order[: LEVEL_CANDIDATES[self.strongest]]
+        deeper = sorted(((self._one_ply(results[i]), i) for i in leaders), key=lambda x: -x[0])
+        ranked = [(plays[i], value) for value, i in deeper]
+        ranked += [(plays[i], float(values[i])) for i in order[len(leaders) :]]
+        return ranked
 
     def time_limit(self, level: int) -> float:
         self.check_level(level)

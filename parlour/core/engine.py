@@ -30,17 +30,29 @@ Move = TypeVar("Move", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
+class RankedMove(Generic[Move]):
+    """One of the moves an engine compared, with its score on the engine's scale
+    from the mover's point of view (after the move)."""
+
+    move: Move
+    move_text: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
 class Hint(Generic[Move]):
     """The engine's advice for the side to act.
 
     ``assessment`` is for players ("White is winning: mate in 3", "about even",
     "double, take"); ``score`` is on the engine's own scale from the side to act's
-    point of view (centipawns, equity), for programs."""
+    point of view (centipawns, equity), for programs. ``ranked`` lists the moves the
+    engine compared, best first, where it ranks them (backgammon's plays of a roll)."""
 
     move: Move
     move_text: str
     assessment: str
     score: float | None = None
+    ranked: tuple[RankedMove[Move], ...] = ()
 
 
 class Engine(ABC, Generic[Move]):

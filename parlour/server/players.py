@@ -120,7 +120,12 @@ def hint(
     if engine is None:
         raise ParlourError(f"{game_name} has no computer opponent to give hints")
     advice = engine.hint(state)
-    return {"move": advice.move_text, "assessment": advice.assessment, "score": advice.score}
+    return {
+        "move": advice.move_text,
+        "assessment": advice.assessment,
+        "score": advice.score,
+        "ranked": [{"move": r.move_text, "score": r.score} for r in advice.ranked],
+    }
 
 
 def random_move(game: Game[Any], position: str, seed: int) -> str:

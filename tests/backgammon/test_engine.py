@@ -221,15 +221,33 @@ def test_every_level_plays_only_legal_moves(level: int) -> None:
         play_out((level, 5), seed, engine)
 
 
-def test_hint_names_a_legal_move_and_the_chances() -> None:
+def test_a_hint_after_the_roll_ranks_that_rolls_plays() -> None:
     engine = BackgammonEngine()
     state = BACKGAMMON.new_state()
     state.push(state.parse_move("31"))  # the opening throw: the first side has 3-1
     hint = engine.hint(state)
-    assert hint.move in state.legal_moves()
-    assert "wins" in hint.assessment and "equity" in hint.assessment
+    legal = state.legal_moves()
+    assert hint.move in legal
+    # Every distinct play once, best first; the best is what the strongest level plays.
+    assert sorted(r.move for r in hint.ranked) == sorted(legal)
+    assert hint.ranked[0].move == hint.move == engine.choose_move(state, 7, random.Random(0))
+    assert hint.move_text == "8/5 6/5"  # the standard opening play of 3-1
+    # Its score is the equity after the play, not the chances before the roll.
+    assert hint.score == round(hint.ranked[0].score, 3)
+    assert hint.assessment.startswith("8/5 6/5 is best (equity ")
+    assert hint.assessment.count("(") == engine.HINT_PLAYS
     state.push(hint.move)
     assert state.phase in (Phase.CUBE, Phase.THROW)
+
+
+def test_a_hint_before_the_roll_gives_the_chances() -> None:
+    engine = BackgammonEngine()
+    state = BACKGAMMON.new_state()
+    state.push(state.parse_move("31"))
+    state.push(state.parse_move("8/5 6/5"))
+    hint = engine.hint(state)
+    assert hint.move in state.legal_moves() and hint.ranked == ()
+    assert "wins" in hint.assessment and "equity" in hint.assessment
 
 
 def test_a_hopeless_double_is_dropped() -> None:
