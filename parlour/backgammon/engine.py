@@ -127,7 +127,9 @@ class BackgammonEngine(Engine[BackgammonMove]):
         ranked = self.ranked_plays(state.position, dice)
         if not ranked:
             return Hint((), state.move_to_text(()), "no legal play: the turn passes", None)
-        shown = [RankedMove(play, state.move_to_text(play), value) for play, value in ranked]
+        shown: list[RankedMove[BackgammonMove]] = [
+            RankedMove(play, state.move_to_text(play), value) for play, value in ranked
+        ]
         best = shown[0]
         words = f"{best.move_text} is best (equity {best.score:+.3f})"
         others = [
