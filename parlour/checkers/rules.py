@@ -45,7 +45,6 @@ import itertools
 from dataclasses import dataclass
 from typing import Self
 
-from parlour.core.engine import Engine
 from parlour.core.errors import IllegalMoveError
 from parlour.core.protocol import Game, Outcome, Side, State
 
@@ -679,12 +678,6 @@ class Checkers(Game[Move]):
 
         position, turn = parse_fen(text)
         return CheckersState.from_position(position, turn)
-
-    def engine(self) -> Engine[Move]:
-        """The computer opponent, :class:`parlour.checkers.engine.CheckersEngine`."""
-        from parlour.checkers.engine import CheckersEngine
-
-        return CheckersEngine()
 
     def perft(self, state: State[Move], depth: int) -> int:
         if depth < 0:

@@ -30,7 +30,6 @@ import random
 from dataclasses import dataclass
 from typing import Self
 
-from parlour.core.engine import Engine
 from parlour.core.errors import GameOverError, IllegalMoveError, NotationError
 from parlour.core.protocol import Game, Outcome, Side, State
 
@@ -1094,11 +1093,6 @@ class ChessGame(Game[Move]):
         if not isinstance(state, ChessState):
             return super().perft(state, depth)
         return state.perft(depth, bulk=True)
-
-    def engine(self) -> Engine[Move]:
-        from parlour.chess.engine import ChessEngine
-
-        return ChessEngine()
 
 
 CHESS = ChessGame()

@@ -26,9 +26,11 @@ from textual.widgets import Button, Footer, Input, Static
 
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
+from parlour.core.registry import get_face
 from parlour.tui.board import Board
 from parlour.tui.choice import Choice, ChoiceScreen
-from parlour.tui.games import GameUI, game_ui, side_to_act
+from parlour.tui.games import game_ui
+from parlour.tui.parts import GameUI, side_to_act
 from parlour.tui.session import Session
 
 HELP_TEXT = """\
@@ -641,12 +643,18 @@ class ParlourApp(App[None]):
         self.say(f"Saved to {path}. Resume with: parlour play {self.session.game.name} --resume …")
 
     def export(self, path: Path | None) -> None:
-        name = self.session.game.name
+        session = self.session
+        face = get_face(session.game)
+        if face.export_suffix is None:
+            self.say(f"{session.game.title} has no file format to export to", error=True)
+            return
         if path is None:
-            path = self.directory / f"parlour-{name}.{self.ui.export_suffix}"
+            path = self.directory / f"parlour-{session.game.name}.{face.export_suffix}"
+        names = (session.record_name(Side.FIRST), session.record_name(Side.SECOND))
         try:
-            text = self.ui.export(self.session)
-            path.write_text(text, encoding="utf-8")
+            written = face.export([*session.earlier_states, session.state], names)
+            assert written is not None
+            path.write_text(written.text, encoding="utf-8")
         except (OSError, ParlourError, ValueError) as error:
             self.say(f"Could not export: {error}", error=True)
             return

@@ -23,7 +23,6 @@ from textual.widgets import Static
 from parlour.backgammon.board import CheckerMove
 from parlour.backgammon.cube import CubeOptions
 from parlour.backgammon.match import BackgammonMatch
-from parlour.backgammon.matchfile import write_mat
 from parlour.backgammon.rules import (
     BackgammonState,
     Phase,
@@ -33,7 +32,7 @@ from parlour.core.errors import ParlourError
 from parlour.core.protocol import CHANCE, Side, State
 from parlour.tui.board import Board, Cell
 from parlour.tui.choice import Choice
-from parlour.tui.games import GameUI
+from parlour.tui.parts import GameUI
 from parlour.tui.session import Session
 
 CHECKER = "▐█▌"
@@ -538,15 +537,9 @@ def last_move(session: Session) -> str | None:
     return lines[-1] if lines else None
 
 
-def export_mat(session: Session) -> str:
-    return write_mat(_match_so_far(session), session.game.side_names)
-
-
 def game_ui() -> GameUI:
     return GameUI(
         board=BackgammonBoard,
-        export_suffix="mat",
-        export=export_mat,
         move_list=move_list,
         last_move=last_move,
         actions=actions,

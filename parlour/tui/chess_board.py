@@ -15,12 +15,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from parlour.chess.notation import PgnGame, write_pgn
 from parlour.chess.rules import ChessState
 from parlour.core.protocol import Side
 from parlour.tui.board import Board, Cell
 from parlour.tui.choice import Choice, ChoiceScreen
-from parlour.tui.games import GameUI
+from parlour.tui.parts import GameUI
 from parlour.tui.session import Session
 
 FILES = "abcdefgh"
@@ -200,15 +199,4 @@ class ChessBoard(Board):
 
 
 def game_ui() -> GameUI:
-    def export(session: Session) -> str:
-        state = session.state
-        assert isinstance(state, ChessState)
-        game = PgnGame.from_state(
-            state,
-            Event="Parlour game",
-            White=session.player_name(Side.FIRST),
-            Black=session.player_name(Side.SECOND),
-        )
-        return write_pgn(game)
-
-    return GameUI(board=ChessBoard, export_suffix="pgn", export=export)
+    return GameUI(board=ChessBoard)

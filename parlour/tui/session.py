@@ -174,6 +174,13 @@ class Session:
             return f"{name} (computer, level {level})"
         return f"{name} (you)"
 
+    def record_name(self, side: Side) -> str:
+        """The name a game record gives a player, as the web app's downloads do:
+        the side's name for a person, ``Parlour-N`` for the computer at level N."""
+        if self.engine is not None and side == self.computer_side:
+            return f"Parlour-{self.options.level or self.engine.default_level}"
+        return self.game.side_name(side)
+
     def computer_to_move(self) -> bool:
         """Whether the computer acts next."""
         return (
