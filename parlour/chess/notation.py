@@ -72,6 +72,29 @@ def parse_fen(text: str) -> ChessState:
     ...
     parlour.core.errors.NotationError: FEN: White has no king
     """
+    placement, side, castling, ep, halfmove, fullmove = _fen_fields(text)
+    state = ChessState()
+    _read_placement(state, placement)
+    _check_material(state)
+    if side not in ("w", "b"):
+        raise NotationError(f"FEN: the side to move must be 'w' or 'b', not {side!r}")
+    state.color = state.start_color = WHITE if side == "w" else BLACK
+    _read_castling(state, castling)
+    _read_en_passant(state, ep)
+    state.halfmove = _fen_counter("halfmove clock", halfmove, least=0)
+    state.start_fullmove = _fen_counter("move number", fullmove, least=1)
+    _check_checks(state)
+    if state.ep:
+        # Keep the en passant square only when a capture there is legal: that is the
+        # position's real en passant possibility (FEN output and repetition use it).
+        passed, pawn_cell = state.ep, state.ep + (-10 if state.color == WHITE else 10)
+        state.ep = state.legal_ep_cell(passed, pawn_cell)
+    state.hash = state.compute_hash()
+    return state
+
+
+def _fen_fields(text: str) -> tuple[str, str, str, str, str, str]:
+    """The six fields of a FEN; the move counters default to ``0 1`` when left out."""
     if not isinstance(text, str):
         raise NotationError("FEN must be text")
     fields = text.split()
@@ -81,37 +104,46 @@ def parse_fen(text: str) -> ChessState:
             f"halfmove clock, move number), got {len(fields)}"
         )
     placement, side, castling, ep = fields[:4]
-    halfmove_text, fullmove_text = fields[4:] if len(fields) == 6 else ("0", "1")
+    halfmove, fullmove = fields[4:] if len(fields) == 6 else ("0", "1")
+    return placement, side, castling, ep, halfmove, fullmove
 
-    state = ChessState()
-    board = state.board
+
+def _read_placement(state: ChessState, placement: str) -> None:
+    """Put the pieces of the placement field on the board, rank 8 first."""
     ranks = placement.split("/")
     if len(ranks) != 8:
         raise NotationError(f"FEN: the placement has {len(ranks)} ranks, a board has 8")
     for row, rank_text in enumerate(ranks):
-        rank = 7 - row
-        file = 0
-        for i, char in enumerate(rank_text):
-            if char in "12345678":
-                if i and rank_text[i - 1] in "12345678":
-                    raise NotationError(
-                        f"FEN: rank {rank + 1} has two digits in a row; "
-                        "one digit counts a whole run of empty squares"
-                    )
-                file += int(char)
-            elif char.lower() in PIECE_LETTERS.strip():
-                if file < 8:
-                    color = WHITE if char.isupper() else BLACK
-                    board[CELL[8 * rank + file]] = color | PIECE_LETTERS.index(char.lower())
-                file += 1
-            else:
-                raise NotationError(
-                    f"FEN: {char!r} on rank {rank + 1} is not a piece letter "
-                    "(KQRBNP for White, kqrbnp for Black, digits 1-8 for empty squares)"
-                )
-        if file != 8:
-            raise NotationError(f"FEN: rank {rank + 1} has {file} squares, a rank has 8")
+        _read_rank(state.board, 7 - row, rank_text)
 
+
+def _read_rank(board: list[int], rank: int, rank_text: str) -> None:
+    file = 0
+    for i, char in enumerate(rank_text):
+        if char in "12345678":
+            if i and rank_text[i - 1] in "12345678":
+                raise NotationError(
+                    f"FEN: rank {rank + 1} has two digits in a row; "
+                    "one digit counts a whole run of empty squares"
+                )
+            file += int(char)
+        elif char.lower() in PIECE_LETTERS.strip():
+            if file < 8:
+                color = WHITE if char.isupper() else BLACK
+                board[CELL[8 * rank + file]] = color | PIECE_LETTERS.index(char.lower())
+            file += 1
+        else:
+            raise NotationError(
+                f"FEN: {char!r} on rank {rank + 1} is not a piece letter "
+                "(KQRBNP for White, kqrbnp for Black, digits 1-8 for empty squares)"
+            )
+    if file != 8:
+        raise NotationError(f"FEN: rank {rank + 1} has {file} squares, a rank has 8")
+
+
+def _check_material(state: ChessState) -> None:
+    """One king a side, at most 8 pawns and 16 pieces, no pawn on a back rank."""
+    board = state.board
     for color, name in ((WHITE, "White"), (BLACK, "Black")):
         kings = [c for c in CELL if board[c] == color | KING]
         if not kings:
@@ -132,69 +164,76 @@ def parse_fen(text: str) -> ChessState:
                 "pawns never stand on the first or last rank"
             )
 
-    if side not in ("w", "b"):
-        raise NotationError(f"FEN: the side to move must be 'w' or 'b', not {side!r}")
-    state.color = state.start_color = WHITE if side == "w" else BLACK
 
-    if castling != "-":
-        for char in castling:
-            if char not in "KQkq":
-                raise NotationError(
-                    f"FEN: castling field {castling!r} must be '-' or letters from KQkq"
-                )
-            if castling.count(char) > 1:
-                raise NotationError(f"FEN: castling letter {char!r} appears twice")
-        for letter, bit, color, king_square, rook_square, name, wing in _CASTLING_LETTERS:
-            if letter not in castling:
-                continue
-            if board[CELL[square(king_square)]] != color | KING:
-                raise NotationError(
-                    f"FEN: {name} cannot castle {wing} ({letter}): the king is not on {king_square}"
-                )
-            if board[CELL[square(rook_square)]] != color | ROOK:
-                raise NotationError(
-                    f"FEN: {name} cannot castle {wing} ({letter}): "
-                    f"no {name.lower()} rook on {rook_square}"
-                )
-            state.castling |= bit
-
-    if ep != "-":
-        try:
-            ep_square = square(ep)
-        except NotationError:
-            raise NotationError(f"FEN: en passant field {ep!r} must be '-' or a square") from None
-        ep_cell = CELL[ep_square]
-        white = state.color == WHITE
-        if RANK_OF[ep_cell] != (5 if white else 2):
+def _read_castling(state: ChessState, castling: str) -> None:
+    """The castling rights, each checked against where the king and rook stand."""
+    if castling == "-":
+        return
+    for char in castling:
+        if char not in "KQkq":
             raise NotationError(
-                f"FEN: en passant square {ep} is impossible with "
-                f"{'White' if white else 'Black'} to move: it must be on rank {6 if white else 3}"
+                f"FEN: castling field {castling!r} must be '-' or letters from KQkq"
             )
-        forward = -10 if white else 10  # from the ep square towards the pawn that passed
-        mover = BLACK if white else WHITE
-        if board[ep_cell + forward] != mover | PAWN:
+        if castling.count(char) > 1:
+            raise NotationError(f"FEN: castling letter {char!r} appears twice")
+    board = state.board
+    for letter, bit, color, king_square, rook_square, name, wing in _CASTLING_LETTERS:
+        if letter not in castling:
+            continue
+        if board[CELL[square(king_square)]] != color | KING:
             raise NotationError(
-                f"FEN: en passant square {ep}, but no pawn of "
-                f"{'Black' if white else 'White'} stands on "
-                f"{SQUARE_NAMES[SQ64[ep_cell + forward]]} having just passed it"
+                f"FEN: {name} cannot castle {wing} ({letter}): the king is not on {king_square}"
             )
-        if board[ep_cell] != EMPTY or board[ep_cell - forward] != EMPTY:
+        if board[CELL[square(rook_square)]] != color | ROOK:
             raise NotationError(
-                f"FEN: en passant square {ep}: it and the square the pawn came from must be empty"
+                f"FEN: {name} cannot castle {wing} ({letter}): "
+                f"no {name.lower()} rook on {rook_square}"
             )
-        state.ep = ep_cell
+        state.castling |= bit
 
-    for label, value, least in (
-        ("halfmove clock", halfmove_text, 0),
-        ("move number", fullmove_text, 1),
-    ):
-        if not value.isdigit() or not value.isascii():
-            raise NotationError(f"FEN: the {label} must be a whole number, not {value!r}")
-        if int(value) < least:
-            raise NotationError(f"FEN: the {label} must be at least {least}, not {value}")
-    state.halfmove = int(halfmove_text)
-    state.start_fullmove = int(fullmove_text)
 
+def _read_en_passant(state: ChessState, ep: str) -> None:
+    """The en passant square: behind a pawn of the side that just moved, which
+    passed it from an empty square."""
+    if ep == "-":
+        return
+    try:
+        ep_square = square(ep)
+    except NotationError:
+        raise NotationError(f"FEN: en passant field {ep!r} must be '-' or a square") from None
+    board = state.board
+    ep_cell = CELL[ep_square]
+    white = state.color == WHITE
+    if RANK_OF[ep_cell] != (5 if white else 2):
+        raise NotationError(
+            f"FEN: en passant square {ep} is impossible with "
+            f"{'White' if white else 'Black'} to move: it must be on rank {6 if white else 3}"
+        )
+    forward = -10 if white else 10  # from the ep square towards the pawn that passed
+    mover = BLACK if white else WHITE
+    if board[ep_cell + forward] != mover | PAWN:
+        raise NotationError(
+            f"FEN: en passant square {ep}, but no pawn of "
+            f"{'Black' if white else 'White'} stands on "
+            f"{SQUARE_NAMES[SQ64[ep_cell + forward]]} having just passed it"
+        )
+    if board[ep_cell] != EMPTY or board[ep_cell - forward] != EMPTY:
+        raise NotationError(
+            f"FEN: en passant square {ep}: it and the square the pawn came from must be empty"
+        )
+    state.ep = ep_cell
+
+
+def _fen_counter(label: str, value: str, least: int) -> int:
+    if not value.isdigit() or not value.isascii():
+        raise NotationError(f"FEN: the {label} must be a whole number, not {value!r}")
+    if int(value) < least:
+        raise NotationError(f"FEN: the {label} must be at least {least}, not {value}")
+    return int(value)
+
+
+def _check_checks(state: ChessState) -> None:
+    """The side not to move is not in check, and no more than a double check."""
     if state.attacked(state.kings[(state.color ^ 24) >> 4], state.color):
         waiting = "Black" if state.color == WHITE else "White"
         raise NotationError(f"FEN: {waiting}'s king is in check but it is not {waiting}'s move")
@@ -204,13 +243,6 @@ def parse_fen(text: str) -> ChessState:
             f"FEN: {'White' if state.color == WHITE else 'Black'}'s king is attacked by "
             f"{len(checkers)} pieces; no move can give more than a double check"
         )
-    if state.ep:
-        # Keep the en passant square only when a capture there is legal: that is the
-        # position's real en passant possibility (FEN output and repetition use it).
-        passed, pawn_cell = state.ep, state.ep + (-10 if state.color == WHITE else 10)
-        state.ep = state._legal_ep_cell(passed, pawn_cell)
-    state.hash = state.compute_hash()
-    return state
 
 
 def board_fen(state: ChessState) -> str:

@@ -346,7 +346,7 @@ class ChessState(State[Move]):
         b[to] = EMPTY
         return safe
 
-    def _legal_ep_cell(self, passed: int, pawn_cell: int) -> int:
+    def legal_ep_cell(self, passed: int, pawn_cell: int) -> int:
         """After a double step to ``pawn_cell`` over ``passed``, the cell to record for
         en passant: ``passed`` if the other side has a legal capture there, else 0
         (FEN and repetition then ignore it)."""
@@ -572,7 +572,7 @@ class ChessState(State[Move]):
             ep = 0
         if flag:
             if flag == DOUBLE_STEP:
-                ep = self._legal_ep_cell((fr + to) >> 1, to)
+                ep = self.legal_ep_cell((fr + to) >> 1, to)
                 if ep:
                     h ^= ZOBRIST_EP[ep]
             elif flag == EN_PASSANT:
