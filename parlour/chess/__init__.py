@@ -1,5 +1,6 @@
 """Chess by the FIDE Laws: the rules engine (:mod:`parlour.chess.rules`) and its text
-formats, FEN, SAN, UCI and PGN (:mod:`parlour.chess.notation`).
+formats: FEN, SAN and UCI (:mod:`parlour.chess.notation`) and PGN
+(:mod:`parlour.chess.pgn`).
 
 >>> from parlour.chess import CHESS
 >>> state = CHESS.new_state()
@@ -9,16 +10,8 @@ Move.from_uci('e2e4')
 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 """
 
-from parlour.chess.notation import (
-    GameNode,
-    PgnGame,
-    board_fen,
-    parse_fen,
-    parse_san,
-    read_pgn,
-    san,
-    write_pgn,
-)
+from parlour.chess.notation import board_fen, parse_fen, parse_san, san
+from parlour.chess.pgn import GameNode, PgnGame, read_pgn, write_pgn
 from parlour.chess.rules import (
     CHESS,
     STARTING_FEN,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.chess.notation import PgnGame, write_pgn
+from parlour.chess.pgn import PgnGame, write_pgn
 from parlour.chess.rules import CHESS, SQUARE_NAMES, ChessState
 from parlour.core.face import BasicFace, BoardData, Export
 from parlour.core.protocol import State

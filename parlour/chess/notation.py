@@ -1,4 +1,5 @@
-"""Chess in text: FEN positions, SAN and UCI moves, PGN games -- read and written.
+"""Chess in text: FEN positions and SAN and UCI moves -- read and written. (Whole
+games, PGN, are :mod:`parlour.chess.pgn`.)
 
 Readers are strict about what cannot be understood and say exactly what is wrong
 (:class:`NotationError`), and forgiving about what can: SAN input may be written
@@ -14,8 +15,6 @@ Readers are strict about what cannot be understood and say exactly what is wrong
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from parlour.chess.rules import (
     BISHOP,
@@ -38,7 +37,6 @@ from parlour.chess.rules import (
     ROOK,
     SQ64,
     SQUARE_NAMES,
-    STARTING_FEN,
     WHITE,
     WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
@@ -49,7 +47,6 @@ from parlour.chess.rules import (
     square,
 )
 from parlour.core.errors import IllegalMoveError, NotationError
-from parlour.core.protocol import Side
 
 # -- FEN ------------------------------------------------------------------------------
 
@@ -279,6 +276,7 @@ def board_fen(state: ChessState) -> str:
 def san(state: ChessState, move: Move) -> str:
     """The move in Standard Algebraic Notation, in this position (it must be legal).
 
+    >>> from parlour.chess.rules import STARTING_FEN
     >>> state = parse_fen(STARTING_FEN)
     >>> san(state, Move.from_uci("g1f3"))
     'Nf3'
@@ -347,6 +345,7 @@ def parse_san(state: ChessState, text: str) -> Move:
     Raises NotationError for text that is no move, IllegalMoveError (naming the
     rule) for a move that is not legal here.
 
+    >>> from parlour.chess.rules import STARTING_FEN
     >>> parse_san(parse_fen(STARTING_FEN), "Ng1-f3").uci()
     'g1f3'
     """
@@ -461,385 +460,4 @@ def _why_no_move(
     return errors[0]
 
 
-# -- PGN --------------------------------------------------------------------------------
-
-SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-_DEFAULT_TAGS = {
-    "Event": "?",
-    "Site": "?",
-    "Date": "????.??.??",
-    "Round": "?",
-    "White": "?",
-    "Black": "?",
-    "Result": "*",
-}
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_NAG_SYMBOLS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-
-
-@dataclass(eq=False)
-class GameNode:
-    """A node of a game tree: the move that led here (None at the root), the
-    comment after it, its NAGs ($1 = !, $2 = ?, ...) and the moves that follow.
-    ``variations[0]`` is the main line; the others are alternatives to it."""
-
-    move: Move | None = None
-    parent: GameNode | None = None
-    comment: str = ""
-    #: A comment written before the move (only kept at the start of a variation).
-    starting_comment: str = ""
-    nags: list[int] = field(default_factory=list)
-    variations: list[GameNode] = field(default_factory=list)
-
-    def add_variation(self, move: Move) -> GameNode:
-        """Add a move after this node (the first one added is the main line)."""
-        child = GameNode(move=move, parent=self)
-        self.variations.append(child)
-        return child
-
-    def mainline(self) -> Iterator[GameNode]:
-        """The nodes of the main line after this one."""
-        node = self
-        while node.variations:
-            node = node.variations[0]
-            yield node
-
-    def ply(self) -> int:
-        depth = 0
-        node = self
-        while node.parent is not None:
-            depth += 1
-            node = node.parent
-        return depth
-
-
-@dataclass(eq=False)
-class PgnGame:
-    """One game of a PGN file: its tags (Seven Tag Roster first) and its move tree."""
-
-    headers: dict[str, str] = field(default_factory=lambda: dict(_DEFAULT_TAGS))
-    root: GameNode = field(default_factory=GameNode)
-    #: A comment before the first move.
-    comment: str = ""
-
-    def start(self) -> ChessState:
-        """The starting position (from the FEN tag when SetUp is 1 or FEN is given)."""
-        fen = self.headers.get("FEN")
-        return parse_fen(fen) if fen else parse_fen(STARTING_FEN)
-
-    def mainline_moves(self) -> list[Move]:
-        return [node.move for node in self.root.mainline() if node.move is not None]
-
-    def end(self) -> ChessState:
-        """The position after the main line."""
-        state = self.start()
-        for move in self.mainline_moves():
-            state.push_unchecked(move)
-        return state
-
-    def result(self) -> str:
-        return self.headers.get("Result", "*")
-
-    @classmethod
-    def from_state(cls, state: ChessState, **tags: str) -> PgnGame:
-        """A game of the moves played on ``state`` (from its starting position)."""
-        moves = state.move_stack
-        start = state.copy()
-        for _ in moves:
-            start.pop()
-        game = cls()
-        if start.to_text() != STARTING_FEN:
-            game.headers["SetUp"] = "1"
-            game.headers["FEN"] = start.to_text()
-        node = game.root
-        for move in moves:
-            node = node.add_variation(move)
-        outcome = state.outcome()
-        if outcome is not None:
-            game.headers["Result"] = (
-                "1/2-1/2"
-                if outcome.winner is None
-                else ("1-0" if outcome.winner is Side.FIRST else "0-1")
-            )
-        game.headers.update(tags)
-        return game
-
-
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<comment>\{[^}]*\}?)
-  | (?P<line_comment>;[^\n]*)
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<result>1-0|0-1|1/2-1/2|½-½|\*)(?![\w-])
-  | (?P<nag>\$\d+)
-  | (?P<symbol>!!|\?\?|!\?|\?!|!|\?)
-  | (?P<number>\d+\s*\.(?:\s*\.)*)
-  | (?P<san>[A-Za-z0-9][A-Za-z0-9=+#:\-]*(?:\s*e\.p\.)?[+#]?)
-  | (?P<other>\S)
-    """,
-    re.VERBOSE,
-)
-_TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]\s*$')
-_LOOSE_TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>.*)"\s*\]\s*$')
-
-
-def read_pgn(text: str) -> list[PgnGame]:
-    """Read every game of a PGN text.
-
-    Tags, comments (``{...}`` and ``;`` to the end of the line), variations, NAGs
-    (``$1`` and ``!``/``?`` symbols), move numbers and results are understood;
-    ``%`` escape lines, a byte-order mark, CRLF line ends, ``0-0`` castling, ``e.p.``
-    and a result given only in the tags are tolerated. A move that is illegal or
-    not a move raises NotationError naming the game and the move.
-    """
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    games: list[PgnGame] = []
-    headers: dict[str, str] = {}
-    movetext: list[str] = []
-    in_movetext = False
-    open_brace = False
-
-    def finish() -> None:
-        text = "\n".join(movetext)
-        if headers or text.strip():
-            game, rest = _parse_game(headers, text, len(games) + 1)
-            games.append(game)
-            while rest.strip():
-                game, rest = _parse_game({}, rest, len(games) + 1)
-                games.append(game)
-
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("%") and not open_brace:
-            continue
-        if stripped.startswith("[") and not open_brace:
-            if in_movetext:
-                finish()
-                headers, movetext, in_movetext = {}, [], False
-            tag = _TAG_RE.match(stripped)
-            if tag is not None:
-                headers[tag["name"]] = re.sub(r"\\(.)", r"\1", tag["value"])
-                continue
-            # Some writers leave quotes inside a value unescaped: take it as it is.
-            loose = _LOOSE_TAG_RE.match(stripped)
-            if loose is None:
-                raise NotationError(
-                    f"PGN game {len(games) + 1}: malformed tag {stripped!r}: "
-                    'write it as [Name "value"]'
-                )
-            headers[loose["name"]] = loose["value"]
-            continue
-        if stripped:
-            in_movetext = True
-        movetext.append(line)
-        # Track braces so that a '[' or '%' inside a multi-line comment is no tag.
-        for char in line:
-            if open_brace:
-                open_brace = char != "}"
-            elif char == "{":
-                open_brace = True
-            elif char == ";":
-                break  # the rest of the line is a comment
-    finish()
-    return games
-
-
-def _parse_game(headers: dict[str, str], movetext: str, number: int) -> tuple[PgnGame, str]:
-    """Read one game's moves; return it and the text after its result (a file
-    without tags runs the next game straight after a result)."""
-    game = PgnGame(headers={**_DEFAULT_TAGS, **headers})
-    where = f"PGN game {number}"
-    try:
-        state = game.start()
-    except NotationError as error:
-        raise NotationError(f"{where}: bad FEN tag: {error}") from None
-    node = game.root
-    # The stack of (node to branch from, the state there) for open variations.
-    stack: list[tuple[GameNode, ChessState]] = []
-    result: str | None = None
-    # A comment just after "(" belongs before the variation's first move.
-    starting_comment: str | None = None
-    rest = ""
-    for token in _TOKEN_RE.finditer(movetext):
-        kind = token.lastgroup
-        value = token.group()
-        if kind == "comment":
-            if not value.endswith("}"):
-                raise NotationError(f"{where}: a comment '{{' is never closed")
-            comment = " ".join(value[1:-1].split())
-        elif kind == "line_comment":
-            comment = " ".join(value[1:].split())
-        if kind in ("comment", "line_comment"):
-            if starting_comment is not None:
-                starting_comment = f"{starting_comment} {comment}".strip()
-            elif node is game.root:
-                game.comment = f"{game.comment} {comment}".strip()
-            else:
-                node.comment = f"{node.comment} {comment}".strip()
-            continue
-        if kind == "open":
-            if node.parent is None:
-                raise NotationError(f"{where}: a variation '(' before any move")
-            stack.append((node, state.copy()))
-            state.pop()
-            node = node.parent
-            starting_comment = ""
-            continue
-        if kind == "close":
-            if not stack:
-                raise NotationError(f"{where}: ')' closes no variation")
-            node, state = stack.pop()
-            continue
-        if kind == "result":
-            if stack:
-                raise NotationError(f"{where}: the result {value} comes inside a variation")
-            result = "1/2-1/2" if value == "½-½" else value
-            rest = movetext[token.end() :]
-            break
-        if kind == "nag":
-            if node is game.root:
-                raise NotationError(f"{where}: annotation {value} before any move")
-            node.nags.append(int(value[1:]))
-            continue
-        if kind == "symbol":
-            if node is game.root:
-                raise NotationError(f"{where}: annotation {value} before any move")
-            node.nags.append(_NAG_SYMBOLS[value])
-            continue
-        if kind == "number":
-            continue
-        if kind == "other":
-            raise NotationError(f"{where}: unexpected {value!r} in the moves")
-        # A move. In a variation the line branches from the node before.
-        san_text = value
-        move_number = state.fullmove_number
-        dots = "." if state.turn is Side.FIRST else "..."
-        try:
-            move = parse_san(state, san_text)
-        except (NotationError, IllegalMoveError) as error:
-            raise NotationError(f"{where}, move {move_number}{dots} {san_text}: {error}") from None
-        node = node.add_variation(move)
-        if starting_comment:
-            node.starting_comment = starting_comment
-        starting_comment = None
-        state.push_unchecked(move)
-    if stack:
-        raise NotationError(f"{where}: a variation '(' is never closed")
-    tag_result = game.headers.get("Result", "*")
-    if result is not None and (tag_result not in RESULTS or tag_result == "*"):
-        game.headers["Result"] = result
-    return game, rest
-
-
-def write_pgn(game: PgnGame, *, width: int = 79) -> str:
-    """The game as PGN text: the Seven Tag Roster in order, other tags after, then
-    the moves with comments, NAGs and variations, wrapped at ``width`` columns."""
-    lines = []
-    headers = {**_DEFAULT_TAGS, **game.headers}
-    for name in (*SEVEN_TAG_ROSTER, *(n for n in headers if n not in SEVEN_TAG_ROSTER)):
-        value = headers[name].replace("\\", "\\\\").replace('"', '\\"')
-        lines.append(f'[{name} "{value}"]')
-    tokens: list[str] = []
-    if game.comment:
-        tokens.append(_comment(game.comment))
-    _write_line(game.start(), game.root, tokens, force_number=True)
-    tokens.append(headers["Result"])
-    lines.append("")
-    lines.extend(_wrap(tokens, width))
-    return "\n".join(lines) + "\n"
-
-
-def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
-
-
-def _write_line(
-    state: ChessState, node: GameNode, tokens: list[str], *, force_number: bool
-) -> None:
-    """Write the moves after ``node``: its main continuation, the alternatives to that
-    continuation in parentheses, then the rest of the line. ``state`` is left as it
-    was found."""
-    pushed = 0
-    while node.variations:
-        main = node.variations[0]
-        _write_move(state, main, tokens, force_number=force_number)
-        force_number = False
-        for alternative in node.variations[1:]:
-            tokens.append("(")
-            _write_move(state, alternative, tokens, force_number=True)
-            assert alternative.move is not None
-            state.push_unchecked(alternative.move)
-            _write_line(state, alternative, tokens, force_number=False)
-            state.pop()
-            tokens.append(")")
-            force_number = True
-        assert main.move is not None
-        state.push_unchecked(main.move)
-        pushed += 1
-        if main.comment:
-            force_number = True
-        node = main
-    for _ in range(pushed):
-        state.pop()
-
-
-def _write_move(
-    state: ChessState, node: GameNode, tokens: list[str], *, force_number: bool
-) -> None:
-    assert node.move is not None
-    if node.starting_comment:
-        tokens.append(_comment(node.starting_comment))
-    text = san(state, node.move)
-    if state.turn is Side.FIRST:
-        text = f"{state.fullmove_number}. {text}"
-    elif force_number:
-        text = f"{state.fullmove_number}... {text}"
-    tokens.append(text)
-    tokens.extend(f"${nag}" for nag in node.nags)
-    if node.comment:
-        tokens.append(_comment(node.comment))
-
-
-def _wrap(tokens: list[str], width: int) -> list[str]:
-    """Lay the tokens out in lines of at most ``width`` characters. A move number
-    stays with its move, "(" with what follows and ")" with what precedes; comments
-    may break between words."""
-    words: list[str] = []
-    glue_next = False
-    for token in tokens:
-        pieces = token.split(" ") if token.startswith("{") else [token]
-        if token.startswith(("1", "2", "3", "4", "5", "6", "7", "8", "9")) and ". " in token:
-            pieces = [token]
-        for piece in pieces:
-            if token == ")" and words:
-                words[-1] += ")"
-            elif glue_next and words:
-                words[-1] += piece
-            else:
-                words.append(piece)
-            glue_next = token == "("
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines
-
-
-__all__ = [
-    "SEVEN_TAG_ROSTER",
-    "GameNode",
-    "PgnGame",
-    "board_fen",
-    "parse_fen",
-    "parse_san",
-    "read_pgn",
-    "san",
-    "write_pgn",
-]
+__all__ = ["board_fen", "parse_fen", "parse_san", "san"]

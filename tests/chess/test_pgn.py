@@ -11,7 +11,7 @@ import chess
 import chess.pgn
 import pytest
 
-from parlour.chess.notation import GameNode, PgnGame, read_pgn, write_pgn
+from parlour.chess.pgn import GameNode, PgnGame, read_pgn, write_pgn
 from parlour.chess.rules import CHESS, Move
 from parlour.core.errors import NotationError
 from parlour.core.protocol import Side
