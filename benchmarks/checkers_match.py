@@ -39,9 +39,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from parlour.checkers.board import BLACK, Move
 from parlour.checkers.engine import CheckersEngine
-from parlour.checkers.notation import PdnGame, write_pdn
-from parlour.checkers.rules import BLACK, CHECKERS, CheckersState, Move
+from parlour.checkers.pdn import PdnGame, write_pdn
+from parlour.checkers.rules import CHECKERS, CheckersState
 
 #: Three-move ballots (Black, White, Black) from the ACF three-move list: a subset,
 #: mostly the well-trodden openings, each checked legal by our rules before play.

@@ -37,7 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parlour.checkers.rules import CHECKERS, Position, children
+from parlour.checkers.board import Position, children
+from parlour.checkers.rules import CHECKERS
 from parlour.core.protocol import Side, _perft
 
 A133046 = [1, 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128]

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from parlour import __version__
-from parlour.backgammon.cube import CUBE_CEILING, CubeOptions, is_cube_value
 from parlour.core.errors import ParlourError
-from parlour.core.registry import game_names, get_game
+from parlour.core.protocol import Game
+from parlour.core.registry import game_names, get_face, get_game, programs, run_program
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -32,10 +33,18 @@ class UsageError(CommandError):
     mistakes, under the command's usage line, with exit status 2."""
 
 
+#: The deepest perft asked for: each ply multiplies the count (and the time) by the
+#: number of moves, so that chess at depth 9 already takes days in Python.
+MAX_PERFT_DEPTH = 20
+
+
 def _perft(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    if args.depth < 0:
-        raise CommandError("DEPTH must be 0 or more")
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CommandError(
+            f"DEPTH must be from 0 to {MAX_PERFT_DEPTH} (each ply multiplies the count and "
+            "the time by the number of moves)"
+        )
     state = game.state_from_text(args.position)
     print(game.perft(state, args.depth))
     return EXIT_OK
@@ -59,17 +68,17 @@ def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
     ``error`` entry and the batch goes on."""
     game = get_game(game_name)
     for raw in lines:
-        fields = raw.split()
-        if not fields:
+        line = raw.strip()
+        if not line:
             continue
-        position = fields[0]
-        dice = fields[1] if len(fields) > 1 else None
+        # A position may hold spaces (a FEN); a game with dice ends the line with them.
+        position, dice = line, None
+        if game.has_chance and " " in line:
+            position, dice = line.rsplit(maxsplit=1)
         record: dict[str, object] = {"position": position}
         if dice is not None:
             record["dice"] = dice
         try:
-            if len(fields) > 2:
-                raise CommandError(f"expected 'POSITION DICE', got {len(fields)} fields")
             plays = game.list_moves(position, dice)
             record["plays"] = [{"move": move, "position": result} for move, result in plays]
         except (ParlourError, CommandError) as error:
@@ -90,60 +99,34 @@ def _count(text: str) -> int:
     return value
 
 
-def _cube_value(text: str) -> int:
-    """An argparse type: a value the doubling cube can show."""
+#: The command line's flag for each optional rule a game's face reads (only backgammon
+#: has any yet): the options turn into the rules, and the game's face checks them.
+RULE_FLAGS = {
+    "match_length": "--match",
+    "jacoby": "--jacoby",
+    "beavers": "--beavers",
+    "automatic_doubles": "--automatic-doubles",
+    "max_cube": "--max-cube",
+}
+
+
+def _rules(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any]:
+    """The optional rules asked for, checked by the game's face (UsageError naming
+    what does not fit)."""
+    rules = {
+        name: getattr(args, name)
+        for name in RULE_FLAGS
+        if getattr(args, name) is not None and getattr(args, name) is not False
+    }
+    flags = [RULE_FLAGS[name] for name in rules]
+    if rules and args.resume is not None:
+        raise UsageError(
+            f"a resumed game keeps the rules it was started with: leave out {_named(flags)}"
+        )
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not is_cube_value(value):
-        raise argparse.ArgumentTypeError(
-            f"{value} is not a cube value: give a power of two from 1 to {CUBE_CEILING}"
-        )
-    return value
-
-
-def _cube_rules(args: argparse.Namespace, game_name: str) -> CubeOptions:
-    """The optional backgammon cube rules asked for, checked against the game and
-    the other options (UsageError naming the options that do not go together)."""
-    given = [
-        flag
-        for flag, on in (
-            ("--jacoby", args.jacoby),
-            ("--beavers", args.beavers),
-            ("--automatic-doubles", args.automatic_doubles is not None),
-            ("--max-cube", args.max_cube is not None),
-        )
-        if on
-    ]
-    if not given:
-        return CubeOptions()
-    if game_name != "backgammon":
-        raise UsageError(f"{_named(given)} {_is(given)} for backgammon, not {game_name}")
-    if args.resume is not None:
-        raise UsageError(
-            f"a resumed game keeps the rules it was started with: leave out {_named(given)}"
-        )
-    rules = CubeOptions(
-        jacoby=args.jacoby,
-        beavers=args.beavers,
-        automatic_doubles=args.automatic_doubles or 0,
-        max_cube=args.max_cube,
-    )
-    money_only = [
-        flag
-        for flag, on in (
-            ("--jacoby", rules.jacoby),
-            ("--beavers", rules.beavers),
-            ("--automatic-doubles", rules.automatic_doubles > 0),
-        )
-        if on
-    ]
-    if args.match and money_only:
-        raise UsageError(
-            f"{_named(money_only)} {_is(money_only)} for money play, not a match: "
-            "leave out --match or the money-play rules"
-        )
+        get_face(game).series(rules)
+    except ValueError as error:
+        raise UsageError(f"{_named(flags)}: {error}") from None
     return rules
 
 
@@ -158,11 +141,7 @@ def _is(flags: list[str]) -> str:
 
 def _play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    cube_rules = _cube_rules(args, game.name)
-    if args.match < 0:
-        raise UsageError("--match is a number of points, 1 or more (0: money play)")
-    if args.match and not game.has_chance:
-        raise UsageError(f"--match is for backgammon, not {game.title.lower()}")
+    rules = _rules(args, game)
     if args.plain:
         # Line-by-line play is one game between two people at one keyboard.
         unplain = [
@@ -171,7 +150,7 @@ def _play(args: argparse.Namespace) -> int:
                 ("--resume", args.resume is not None),
                 ("--opponent computer", args.opponent == "computer"),
                 ("--level", args.level is not None),
-                ("--match", args.match > 0),
+                ("--match", bool(args.match_length)),
             )
             if given
         ]
@@ -182,10 +161,7 @@ def _play(args: argparse.Namespace) -> int:
             )
         from parlour.lineplay import play_in_terminal
 
-        if cube_rules != CubeOptions():  # backgammon, by the cube rules asked for
-            from parlour.backgammon.rules import BackgammonGame
-
-            game = BackgammonGame(cube_rules)
+        game = get_face(game).series(rules).game  # the game by the rules asked for
         return play_in_terminal(game, position=args.position, seed=args.seed)
     from pathlib import Path
 
@@ -193,6 +169,21 @@ def _play(args: argparse.Namespace) -> int:
     from parlour.tui import Options, Session, run
 
     if args.resume is not None:
+        kept = [
+            flag
+            for flag, given in (
+                ("--level", args.level is not None),
+                ("--opponent", args.opponent is not None),
+                ("--side", args.side != "first"),
+                ("--seed", args.seed is not None),
+                ("--position", args.position is not None),
+            )
+            if given
+        ]
+        if kept:
+            raise UsageError(
+                "a resumed game keeps its players, dice and position: leave out " + _named(kept)
+            )
         path = Path(args.resume)
         if not path.is_file():
             raise CommandError(f"no saved game at {path}")
@@ -207,8 +198,7 @@ def _play(args: argparse.Namespace) -> int:
         level=args.level,
         side=Side.FIRST if args.side == "first" else Side.SECOND,
         seed=args.seed,
-        match_length=args.match,
-        cube_rules=cube_rules,
+        rules=rules,
     )
     try:
         session = Session(game, options, start=args.position)
@@ -217,17 +207,37 @@ def _play(args: argparse.Namespace) -> int:
     return run(session)
 
 
+#: The per-client limits ``parlour serve`` takes: (kind, default, what is counted). The
+#: defaults are those of :class:`parlour.server.limits.Limits`, checked by a test.
+_LIMITS = [
+    ("requests", 1200, "any request"),
+    ("games", 30, "new games"),
+    ("hints", 60, "hints"),
+    ("lookbacks", 300, "looks back at an earlier position"),
+    ("exports", 60, "downloads of a game"),
+]
+
+
 def _serve(args: argparse.Namespace) -> int:
     # Imported here: the web stack is loaded only by those who serve.
     from parlour.server.app import serve
+    from parlour.server.limits import Limits
 
-    return serve(args.host, args.port, args.db, allowed_origins=args.allow_origin)
-
-
-def _uci(args: argparse.Namespace) -> int:
-    from parlour.chess.uci import main as uci_main
-
-    return uci_main()
+    limits = Limits(
+        **{f"{kind}_per_minute": getattr(args, f"{kind}_per_minute") for kind, _, _ in _LIMITS}
+    )
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        allowed_origins=args.allow_origin,
+        limits=limits,
+        max_header_bytes=args.max_header_bytes,
+        idle_seconds=args.idle_timeout,
+        allowed_hosts=args.allowed_host or ("*",),
+        behind_proxy=args.behind_proxy,
+        trusted_proxies=args.trusted_proxies,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -243,10 +253,18 @@ def build_parser() -> argparse.ArgumentParser:
         "perft",
         help="count the leaf nodes of the legal-move tree",
         description="Count the leaf nodes of the legal-move tree DEPTH plies deep and print "
-        "the number on the last line.",
+        "the number on the last line. A ply is one move of the game: in backgammon a throw "
+        "of the dice, the whole play of a roll, a cube action or an offer to resign each "
+        "count as one (so the opening position before the roll has 5 at depth 1: roll, "
+        "double, and three offers to resign).",
     )
     perft.add_argument("game", metavar="GAME", help=f"one of: {known}")
-    perft.add_argument("position", metavar="POSITION", help="FEN (chess) or PDN FEN (checkers)")
+    perft.add_argument(
+        "position",
+        metavar="POSITION",
+        help="FEN (chess), PDN FEN (checkers), or a Position ID with an optional :Match ID "
+        "(backgammon)",
+    )
     perft.add_argument("depth", metavar="DEPTH", type=int)
     perft.set_defaults(run=_perft)
 
@@ -288,7 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", help="resume a game saved from the app")
     play.add_argument("--plain", action="store_true", help="line-by-line play, no full screen")
     play.add_argument(
-        "--match", type=int, default=0, metavar="N", help="backgammon: a match to N points"
+        "--match",
+        type=_count,
+        dest="match_length",
+        metavar="N",
+        help="backgammon: a match to N points (0: money play)",
     )
     play.add_argument(
         "--jacoby",
@@ -311,10 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--max-cube",
-        type=_cube_value,
+        type=_count,
         metavar="N",
-        help=f"backgammon: the cube goes no higher than N, a power of two up to "
-        f"{CUBE_CEILING} (a standard cube stops at 64)",
+        help="backgammon: the cube goes no higher than N, a power of two (a standard "
+        "cube stops at 64)",
     )
     play.add_argument("--position", help="start from this position instead of the usual start")
     play.add_argument("--seed", type=int, help="seed the dice, to replay the same throws")
@@ -338,14 +360,56 @@ def build_parser() -> argparse.ArgumentParser:
         help="a page origin besides the server's own allowed to open WebSockets "
         "(e.g. https://example.org); repeat for more",
     )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a host name the server answers to (e.g. parlour.example.org, or "
+        "*.example.org); repeat for more; by default any",
+    )
+    serve.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="take the client's address and scheme from a reverse proxy's forwarded "
+        "headers (only from the addresses of --trusted-proxies)",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        default="127.0.0.1",
+        metavar="ADDRESSES",
+        help="with --behind-proxy: the proxies' addresses, comma-separated (default 127.0.0.1)",
+    )
+    serve.add_argument(
+        "--max-header-bytes",
+        type=_count,
+        default=64 * 1024,
+        metavar="N",
+        help="the most a request's headers may take (default 65536)",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=_count,
+        default=5,
+        metavar="SECONDS",
+        help="close a connection idle this long between requests (default 5)",
+    )
+    limits = serve.add_argument_group(
+        "limits per client", "requests per minute from one client address (0: no limit)"
+    )
+    for kind, default, what in _LIMITS:
+        limits.add_argument(
+            f"--{kind}-per-minute",
+            type=_count,
+            default=default,
+            metavar="N",
+            help=f"{what} (default {default})",
+        )
     serve.set_defaults(run=_serve)
 
-    uci = commands.add_parser(
-        "uci",
-        help="run the chess engine over UCI on stdin/stdout",
-        description="Speak the Universal Chess Interface on standard input and output.",
-    )
-    uci.set_defaults(run=_uci)
+    for program in programs():
+        command = commands.add_parser(program.command, help=program.help, description=program.help)
+        command.set_defaults(run=lambda args, program=program: run_program(program))
     return parser
 
 
@@ -361,6 +425,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"parlour: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as command-line tools do.
+        # Python would report the pipe again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR
     return code
 

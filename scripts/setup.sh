@@ -62,6 +62,18 @@ if [ "${1:-}" = "test" ]; then
         fi
     fi
     ensure_postgresql
+    # The browser code's type check (tsc, from the npm registry, into node_modules).
+    if ! command -v npm >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+        echo "Installing Node.js and npm for the browser code's type check"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    fi
+    if command -v npm >/dev/null; then
+        npm ci --silent --no-audit --no-fund >/dev/null 2>&1 \
+            || echo "warning: npm ci failed; the type check of parlour/web will fail" >&2
+    else
+        echo "warning: npm is missing; the type check of parlour/web will fail" >&2
+    fi
 else
     .venv/bin/python -m pip install --quiet --editable .
 fi

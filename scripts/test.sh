@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up everything the tests need, then run every check: lint, format, types, tests.
+# Set up everything the tests need, then run every check: lint, format, types (Python
+# and the browser's JavaScript), tests.
 # Extra arguments go to pytest (e.g. scripts/test.sh tests/chess -x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,4 +8,5 @@ source scripts/setup.sh test
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+npx --no-install tsc -p .
 .venv/bin/python -m pytest "$@"

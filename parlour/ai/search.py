@@ -1,10 +1,14 @@
-"""Game-tree search shared by the engines: alpha-beta for chess and checkers,
-expectimax for backgammon.
+"""Game-tree search for the games whose engines search move by move: alpha-beta,
+as the checkers engine uses it.
+
+(The chess engine inlines its own search over its board, because in Python every
+call per node costs strength; backgammon, a game of dice, judges plays with its
+network and looks ahead over the throws instead.)
 
 The search sees a position through :class:`Searchable`, a handful of methods each
-engine implements on its own fast board. Scores are integers in centi-units (a
-pawn or a man is about 100) from the point of view of the side to move (negamax), so
-one routine serves both sides.
+engine implements on its own fast board. Scores are integers in centi-units (a man
+is about 100) from the point of view of the side to move (negamax), so one routine
+serves both sides.
 
 Alpha-beta here is the textbook one made practical:
 
@@ -19,9 +23,15 @@ Alpha-beta here is the textbook one made practical:
   capture) it may not "stand pat" on the static score;
 * mate scores that prefer the quicker mate (and the slower loss).
 
->>> from parlour.ai.search import AlphaBeta  # doctest: +SKIP
->>> result = AlphaBeta(time_limit=1.0).search(position)  # doctest: +SKIP
->>> result.best_move, result.score, result.depth  # doctest: +SKIP
+Black's man on 10 jumps White's on 14 and wins at once (a side with no pieces
+loses), so the search finds a win in one move:
+
+>>> from parlour.checkers.engine import SearchBoard
+>>> from parlour.checkers.rules import CHECKERS
+>>> board = SearchBoard.from_state(CHECKERS.state_from_text("B:W14:B10"))
+>>> result = AlphaBeta(max_depth=6).search(board)
+>>> result.mate_in, result.score == MATE - 1
+(1, True)
 """
 
 from __future__ import annotations

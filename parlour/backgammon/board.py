@@ -33,8 +33,6 @@ BAR = 25
 OFF = 0
 #: Checkers per side.
 CHECKERS = 15
-#: Points, not counting the bar.
-POINTS = 24
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -14,9 +14,14 @@ plain 0-ply (fast, the default); 6 and 7 look one throw ahead.
 Cube decisions (double, take, pass, beaver) come from :mod:`.equity`: cubeful money
 equity, or match winning chances from our match equity table.
 
+An opening 31 is played by making the five-point, as every strong player does:
+
 >>> from parlour.backgammon.rules import BACKGAMMON
->>> state = BACKGAMMON.state_from_text("4HPwATDgc/ABMA:cAkAAAAAAAAA")  # doctest: +SKIP
->>> BackgammonEngine().hint(state).move_text  # doctest: +SKIP
+>>> state = BACKGAMMON.new_state()
+>>> state.play("31")
+Throw(dice=(3, 1))
+>>> BackgammonEngine().hint(state).move_text
+'8/5 6/5'
 """
 
 from __future__ import annotations

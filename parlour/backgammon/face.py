@@ -22,6 +22,7 @@ for the mover's bar and tray).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +31,7 @@ from parlour.backgammon.match import BackgammonMatch, BackgammonSeries, series
 from parlour.backgammon.matchfile import write_mat
 from parlour.backgammon.rules import BACKGAMMON, BackgammonState, Phase, TurnBuilder
 from parlour.core.errors import NotationError
-from parlour.core.face import BasicFace, BoardData, Export
+from parlour.core.face import BasicFace, BoardData, Export, MoveRow, PageData
 from parlour.core.protocol import Side, State
 
 #: Longest list of steps a client may send for one turn (a double moves four checkers).
@@ -91,9 +92,47 @@ def board(state: BackgammonState) -> BoardData:
             "steps": [],
         }
     )
+    data["notes"] = {}
+    data["last_play"] = _last_play(state)
     if state.phase is Phase.PLAY and not state.is_over():
         data["steps"] = [_step_json(step, mover) for step in TurnBuilder(state).options()]
+        data["notes"] = _point_notes(data, mover, data["steps"])
     return data
+
+
+def _last_play(state: BackgammonState) -> list[int | str]:
+    """Where the last play of the game put checkers (first side's numbering)."""
+    probe = state.copy()
+    while probe.moves:
+        move = probe.pop()
+        if isinstance(move, tuple) and move:
+            return [_absolute(step.end, probe.mover) for step in move if step.end != OFF]
+    return []
+
+
+def _point_notes(
+    layout: Mapping[str, Any], mover: Side, options: list[dict[str, Any]]
+) -> dict[str, str]:
+    """Why no checker moves from each point the mover may not move from now (first
+    side's numbering), in a player's words, for a board to say when it is clicked."""
+    sources = {str(option["from"]) for option in options}
+    notes = {}
+    for point in range(1, 25):
+        if str(point) in sources:
+            continue
+        count = layout["points"][point - 1]
+        if not count:
+            notes[str(point)] = "There is no checker there."
+        elif (count > 0) != (mover is Side.FIRST):
+            notes[str(point)] = "Those checkers are your opponent's."
+        elif layout["bar"][mover]:
+            notes[str(point)] = "A checker on the bar must come in before any other checker moves."
+        else:
+            notes[str(point)] = (
+                "That checker cannot move with these dice (or moving it would leave a die "
+                "unplayed that must be used)."
+            )
+    return notes
 
 
 def _parse_step(text: str) -> CheckerMove:
@@ -132,7 +171,188 @@ def steps(state: BackgammonState, texts: list[str]) -> dict[str, Any]:
     data["options"] = [_step_json(step, mover) for step in turn.options()]
     data["complete"] = complete
     data["play"] = state.move_to_text(turn.play()) if complete else None
+    data["notes"] = _point_notes(data, mover, data["options"])
+    data["info"] = _info(state, data)
     return data
+
+
+_MONEY = {"match_length": 0}
+#: The optional rules on the home page's form (the series checks them again).
+RULE_CHOICES: list[dict[str, Any]] = [
+    {
+        "name": "match_length",
+        "label": "Play",
+        "about": "a match to a number of points, or money play",
+        "kind": "choice",
+        "choices": [[0, "money play"]]
+        + [[n, f"a {n}-point match"] for n in (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)],
+        "default": 0,
+        "only_with": None,
+    },
+    {
+        "name": "jacoby",
+        "label": "Jacoby rule",
+        "about": "gammons count single until the cube is turned",
+        "kind": "flag",
+        "default": False,
+        "only_with": _MONEY,
+    },
+    {
+        "name": "beavers",
+        "label": "Beavers",
+        "about": "a doubled player may redouble at once and keep the cube",
+        "kind": "flag",
+        "default": False,
+        "only_with": _MONEY,
+    },
+    {
+        "name": "automatic_doubles",
+        "label": "Automatic doubles",
+        "about": "a tied opening throw doubles the stake",
+        "kind": "choice",
+        "choices": [[0, "off"], [1, "up to 1"], [2, "up to 2"], [3, "up to 3"]],
+        "default": 0,
+        "only_with": _MONEY,
+    },
+    {
+        "name": "max_cube",
+        "label": "Cube limit",
+        "about": "the highest value the cube may reach",
+        "kind": "choice",
+        "choices": [[None, "none"], [64, "64 (a standard cube)"]],
+        "default": None,
+        "only_with": None,
+    },
+]
+
+#: The moves that are words, as buttons say them; a primary button is the usual answer.
+ACTION_LABELS = {
+    "roll": ("Roll the dice", True),
+    "double": ("Double", False),
+    "take": ("Take", True),
+    "drop": ("Drop (pass)", False),
+    "beaver": ("Beaver", False),
+    "accept": ("Accept the resignation", False),
+    "decline": ("Decline the resignation", False),
+}
+#: Asked before resigning outright.
+RESIGN_QUESTION = (
+    "Resign outright? You concede the whole game: a gammon or a backgammon if you have "
+    "borne off no checker yet, times the cube."
+)
+
+
+def _info(state: BackgammonState, layout: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The panel's lines: the pip counts (of ``layout``, the board as it stands with
+    any checkers moved this turn), the cube, the Crawford game, the dice rolled."""
+    names = state.game.side_names
+    pips = layout["pips"]
+    cube = state.cube
+    owner = " (in the middle)" if cube.owner is None else f" (owned by {names[cube.owner]})"
+    lines = [
+        {"id": "pips", "text": f"Pips: {names[0]} {pips[0]}, {names[1]} {pips[1]}"},
+        {"id": "cube", "text": f"Cube: {cube.value}{owner}"},
+    ]
+    if state.crawford and not state.is_over():
+        lines.append({"id": "crawford", "text": "The Crawford game: no doubling."})
+    if state.dice is not None and state.phase is Phase.PLAY:
+        dice = state.dice
+        lines.append({"id": "dice", "text": f"{names[state.mover]} rolled {dice[0]}-{dice[1]}"})
+    return lines
+
+
+def _notice(state: BackgammonState) -> str | None:
+    """What the player to act is asked: to answer a double, a beaver or an offer to
+    resign."""
+    names = state.game.side_names
+    value = state.cube.value
+    if state.phase is Phase.RESIGNING:
+        offer = next((str(m) for m in reversed(state.moves) if str(m).startswith("resign")), "")
+        level = f" ({offer.removeprefix('resign ')})" if offer else ""
+        return (
+            f"{names[state.mover]} offers to resign{level}: accept to win that much now, "
+            "or decline and play on."
+        )
+    if state.phase is Phase.BEAVERED:
+        return "Your double was beavered: take at four times the stake, or drop."
+    if state.phase is Phase.DOUBLED:
+        points = "point" if value == 1 else "points"
+        return (
+            f"{names[state.mover]} doubles to {value * 2}: take, or drop and lose {value} {points}."
+        )
+    return None
+
+
+def page(state: BackgammonState) -> dict[str, Any]:
+    """The panel's lines, the cube and dice decisions as buttons, the offers to resign
+    and what the player to act is asked."""
+    legal = [] if state.is_over() else [str(move) for move in state.legal_moves()]
+    actions = [
+        {"move": move, "label": ACTION_LABELS[move][0], "primary": ACTION_LABELS[move][1]}
+        for move in legal
+        if move in ACTION_LABELS
+    ]
+    offers = [
+        {"move": move, "label": move.removeprefix("resign ").capitalize(), "primary": False}
+        for move in legal
+        if move.startswith("resign ")
+    ]
+    return {
+        "prompt": "e.g. 24/18 13/11",
+        "info": _info(state, _layout(state.position, state.mover)),
+        "actions": actions,
+        "offers": offers,
+        "offer_question": "Offer to resign: your opponent wins this much if they accept "
+        "(times the cube).",
+        "notice": _notice(state),
+        "resign_question": RESIGN_QUESTION,
+        "bottom": 0,
+    }
+
+
+def move_rows(
+    record: Sequence[Mapping[str, Any]], names: Sequence[str], mover: Side
+) -> list[dict[str, Any]]:
+    """The move list a turn a line: a roll and its throw make one line ("White rolls
+    6-4"), the opening throw its own, a play or a cube action one each.
+
+    >>> record = [{"version": 1, "side": None, "text": "31"},
+    ...           {"version": 2, "side": 0, "text": "8/5 6/5"}]
+    >>> [row["cells"][0]["text"] for row in move_rows(record, ("White", "Black"), Side.SECOND)]
+    ['Opening throw 3-1', 'White: 8/5 6/5']
+    """
+    rows: list[dict[str, Any]] = []
+    rolling: dict[str, Any] | None = None  # a roll waiting for its throw
+    for index, entry in enumerate(record):
+        text, side = entry["text"], entry["side"]
+        if side is None:
+            dice = f"{text[0]}-{text[1]}"
+            if rolling is not None:
+                rolling["cells"][0]["text"] += f" {dice}"
+                row = rolling
+                rolling = None
+            elif all(earlier["side"] is None for earlier in record[:index]):
+                row = _row(f"Opening throw {dice}", None, "throw")
+                rows.append(row)
+            else:  # a throw with no roll before it: the doubler's, after a take
+                following = next(
+                    (m["side"] for m in record[index + 1 :] if m["side"] is not None), None
+                )
+                who = names[mover if following is None else following]
+                row = _row(f"{who} rolls {dice}", None, "throw")
+                rows.append(row)
+            row["cells"][0]["version"] = entry["version"]
+        elif text == "roll":
+            rolling = _row(f"{names[side]} rolls", None, "throw")
+            rows.append(rolling)
+        else:
+            rolling = None
+            rows.append(_row(f"{names[side]}: {text}", entry["version"], "move"))
+    return rows
+
+
+def _row(text: str, version: int | None, kind: str) -> dict[str, Any]:
+    return {"number": None, "cells": [{"text": text, "version": version}], "kind": kind}
 
 
 class BackgammonFace(BasicFace):
@@ -141,6 +361,9 @@ class BackgammonFace(BasicFace):
     cube rules (:mod:`parlour.backgammon.match`); games written as a .mat file."""
 
     export_suffix = "mat"
+    export_kind = ".mat"
+    prompt = "e.g. 24/18 13/11"
+    rule_choices = RULE_CHOICES
 
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, BackgammonState)
@@ -151,6 +374,14 @@ class BackgammonFace(BasicFace):
         assert isinstance(state, BackgammonState)
         return steps(state, texts)
 
+    def page(self, state: State[Any]) -> PageData:
+        assert isinstance(state, BackgammonState)
+        return page(state)
+
+    def move_rows(self, state: State[Any], record: Sequence[Mapping[str, Any]]) -> list[MoveRow]:
+        assert isinstance(state, BackgammonState)
+        return move_rows(record, state.game.side_names, state.mover)
+
     def series(self, rules: Mapping[str, Any] | None) -> BackgammonSeries:
         return series(rules or {})
 
@@ -159,7 +390,8 @@ class BackgammonFace(BasicFace):
         played = [game for game in games if isinstance(game, BackgammonState)]
         match = BackgammonMatch.of_games(played)
         words = tuple("".join(name.split()) or "Player" for name in names)
-        return Export("mat", write_mat(match, (words[0], words[1])))
+        date = datetime.date.today().strftime("%Y.%m.%d")
+        return Export("mat", write_mat(match, (words[0], words[1]), date=date))
 
 
 BACKGAMMON_FACE = BackgammonFace(BACKGAMMON)

@@ -328,6 +328,8 @@ class BackgammonSeries:
 
     def _match_of(self, finished: Sequence[State[Any]]) -> BackgammonMatch:
         games = [game for game in finished if isinstance(game, BackgammonState)]
+        if games:  # a match begun from a given position plays by that game's length
+            return BackgammonMatch.of_games(games)
         return BackgammonMatch.of_games(games, self.match_length, self.options)
 
     def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any]:
@@ -340,8 +342,8 @@ class BackgammonSeries:
             won[result.winner] += result.points
         winner = scores.winner if isinstance(scores, MatchPlay) else None
         return {
-            "kind": "match" if self.match_length else "money",
-            "match_length": self.match_length,
+            "kind": "match" if match.match_length else "money",
+            "match_length": match.match_length,
             "points": won,
             "games": [
                 {"winner": int(r.winner), "points": r.points, "reason": r.reason}
@@ -351,7 +353,23 @@ class BackgammonSeries:
             "winner": None if winner is None else int(winner),
             "crawford_next": scores.crawford_game and not match.is_over,
             **{k: v for k, v in self.rules.items() if k != "match_length"},
+            "rules_in_words": self._money_rules_in_words() if not match.match_length else [],
+            "notes": []
+            if self.options.max_cube is None
+            else [f"The cube goes no higher than {self.options.max_cube}."],
         }
+
+    def _money_rules_in_words(self) -> list[str]:
+        """The optional rules of money play in force, as a page lists them."""
+        options = self.options
+        words = []
+        if options.jacoby:
+            words.append("Jacoby rule")
+        if options.beavers:
+            words.append("beavers")
+        if options.automatic_doubles:
+            words.append(f"automatic doubles (up to {options.automatic_doubles})")
+        return words
 
 
 def series(rules: Mapping[str, Any]) -> BackgammonSeries:

@@ -29,12 +29,12 @@ there), so we record the rules that are on as such tags, ``; [Jacoby "On"]``,
 ``; [Beavers "On"]``, ``; [AutomaticDoubles "2"]`` and ``; [CubeLimit "64"]``,
 and read them back.
 
->>> session = BackgammonMatch(1)
->>> game = session.new_game()
+>>> match = BackgammonMatch(1)
+>>> game = match.new_game()
 >>> for text in ["13", "8/5 6/5", "resign gammon", "accept"]:
 ...     _ = game.play(text)
->>> session.finish()
->>> print(write_mat(session, ("Alice", "Bob")))
+>>> match.finish()
+>>> print(write_mat(match, ("Alice", "Bob")))
  1 point match
 <BLANKLINE>
  Game 1
@@ -72,7 +72,7 @@ class MatchFile:
     """A match read from a ``.mat`` file: the games replayed through the rules, and
     the players' names (first side, second side)."""
 
-    session: BackgammonMatch
+    match: BackgammonMatch
     names: tuple[str, str]
 
 
@@ -153,17 +153,23 @@ def _lines(entries: list[tuple[Side, str]]) -> list[str]:
     return lines
 
 
-def write_mat(session: BackgammonMatch, names: tuple[str, str] = ("White", "Black")) -> str:
-    """The session's games as ``.mat`` text (a money session is a "0 point match")."""
+def write_mat(
+    match: BackgammonMatch, names: tuple[str, str] = ("White", "Black"), *, date: str | None = None
+) -> str:
+    """The match's games as ``.mat`` text (a money session is a "0 point match"), with
+    the ``date`` it was played (``2026.11.25``) as GNU Backgammon's EventDate tag."""
     for name in names:
         if not name or any(ch.isspace() for ch in name) or ":" in name:
             raise ValueError(f"player names in a .mat file are single words: {name!r}")
-    out = [f'; [{tag} "{value}"]' for tag, value in _option_tags(session.scores.options)]
-    out += [f" {session.match_length} point match", ""]
-    for number, game in enumerate(session.games, start=1):
+    tags = _option_tags(match.scores.options, money=not match.match_length)
+    if date is not None:
+        tags.insert(0, ("EventDate", date))
+    out = [f'; [{tag} "{value}"]' for tag, value in tags]
+    out += [f" {match.match_length} point match", ""]
+    for number, game in enumerate(match.games, start=1):
         if not game.moves:
             continue
-        score = game.score if session.match_length else _money_points(session, number - 1)
+        score = game.score if match.match_length else _money_points(match, number - 1)
         out.append(f" Game {number}")
         out.append(f" {names[0]} : {score[0]}".ljust(32) + f"{names[1]} : {score[1]}")
         out.extend(_lines(game_entries(game)))
@@ -171,10 +177,13 @@ def write_mat(session: BackgammonMatch, names: tuple[str, str] = ("White", "Blac
     return "\n".join(out) + "\n"
 
 
-def _option_tags(options: CubeOptions) -> list[tuple[str, str]]:
+def _option_tags(options: CubeOptions, *, money: bool) -> list[tuple[str, str]]:
+    """The cube rules as comment tags. Money play always says whether the Jacoby rule
+    is on: GNU Backgammon imports a money session with its own setting otherwise (on,
+    by default)."""
     tags = []
-    if options.jacoby:
-        tags.append(("Jacoby", "On"))
+    if money:
+        tags.append(("Jacoby", "On" if options.jacoby else "Off"))
     if options.beavers:
         tags.append(("Beavers", "On"))
     if options.automatic_doubles:
@@ -209,9 +218,9 @@ def _options_from_tags(tags: dict[str, tuple[int, str]]) -> CubeOptions:
         raise NotationError(f"the rules in the file's tags: {error}") from None
 
 
-def _money_points(session: BackgammonMatch, games_before: int) -> tuple[int, int]:
+def _money_points(match: BackgammonMatch, games_before: int) -> tuple[int, int]:
     won = [0, 0]
-    for result in session.scores.games[:games_before]:
+    for result in match.scores.games[:games_before]:
         won[result.winner] += result.points
     return won[0], won[1]
 
@@ -405,10 +414,10 @@ def _play_game(
             f"the score line says {score[0]}-{score[1]}, but the games before make it "
             f"{state.score[0]}-{state.score[1]}",
         )
-    _replay(state, entries, line)
+    _replay(state, entries)
 
 
-def _replay(state: BackgammonState, entries: list[_Entry], game_line: int) -> None:
+def _replay(state: BackgammonState, entries: list[_Entry]) -> None:
     """Push the moves the entries describe; errors name the line."""
     first_double = next(
         (entry for entry in entries if entry.kind in ("double", "beaver", "take", "drop")), None

@@ -38,6 +38,7 @@ from parlour.backgammon.board import (
     legal_plays,
     point_name,
 )
+from parlour.backgammon.cube import is_cube_value
 from parlour.core.errors import IllegalMoveError, NotationError
 from parlour.core.protocol import Side
 
@@ -185,7 +186,7 @@ def match_id(fields: MatchId) -> str:
     'QYkqASAAIAAA'
     """
     cube = fields.cube_value
-    if not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube.bit_length() > 16:
+    if not isinstance(cube, int) or not is_cube_value(cube):
         raise NotationError(f"the cube shows a power of two up to 2^15, not {cube!r}")
     dice = fields.dice or (0, 0)
     if len(dice) != 2 or (dice != (0, 0) and any(not 1 <= die <= 6 for die in dice)):
@@ -457,6 +458,9 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
             f"{text.strip()!r} makes {len(hops)} moves; this roll gives {len(pool)}",
             rule="no-dice-left",
         )
+    mismatch = _dice_mismatch(hops, dice) if plays else None
+    if mismatch is not None:
+        raise mismatch
     errors: list[tuple[IllegalMoveError, int]] = []
     paths = tuple(sorted(hops, reverse=True))
     _realise(position, pool, paths, (), made, errors, set())
@@ -475,6 +479,40 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     if first_error is None:  # pragma: no cover - every failed attempt records its error
         first_error = IllegalMoveError("this play is not legal with this roll", rule="illegal")
     raise first_error
+
+
+def _dice_mismatch(
+    hops: Sequence[tuple[int, int]], dice: tuple[int, int]
+) -> IllegalMoveError | None:
+    """A play whose typed moves the roll cannot make at all, said in the player's own
+    terms: a move of a distance no die or dice of the roll make, or more pips in all
+    than the roll gives (bearing off, which may use a higher die, is left to the
+    rules)."""
+    pool = _dice_pool(dice)
+    roll = f"{dice[0]}-{dice[1]}"
+    reachable = {sum(pool[:n]) for n in range(1, len(pool) + 1)} | set(pool)
+    counted = [(start, end) for start, end in hops if end != OFF]
+    for start, end in counted:
+        distance = start - end
+        if distance > 0 and distance not in reachable:
+            words = "no number of the four" if dice[0] == dice[1] else "neither die nor both"
+            return IllegalMoveError(
+                f"{_hop_text(start, end)} is {distance} pips, which {words} of the roll {roll} "
+                "make",
+                rule="no-such-die",
+            )
+    total = sum(start - end for start, end in counted)
+    if total > sum(pool):
+        written = " ".join(_hop_text(start, end) for start, end in hops)
+        return IllegalMoveError(
+            f"{written} moves {total} pips, more than the {sum(pool)} of the roll {roll}",
+            rule="no-dice-left",
+        )
+    return None
+
+
+def _hop_text(start: int, end: int) -> str:
+    return f"{'bar' if start == BAR else start}/{'off' if end == OFF else end}"
 
 
 def _error_order(failure: tuple[IllegalMoveError, int]) -> tuple[bool, int, int]:

@@ -698,9 +698,14 @@ class BackgammonGame(Game[BackgammonMove]):
 
     def list_moves(self, position: str, chance: str | None = None) -> list[tuple[str, str]]:
         """``parlour moves backgammon POSITION_ID DICE``: every distinct play with the
-        Position ID it leads to, seen still from the mover (notation.list_plays)."""
+        Position ID it leads to, seen still from the mover (notation.list_plays). A
+        Position ID with its Match ID (``ID:MATCHID``), as perft and play read it, is
+        read whole and checked; the plays are the position's."""
         if chance is None:
             raise NotationError("give the dice as well, e.g. 31 or 66")
+        if ":" in position:
+            self.state_from_text(position)  # the pair must make sense together
+            position = position.partition(":")[0]
         return list_plays(position, chance)
 
 

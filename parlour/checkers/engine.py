@@ -37,20 +37,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult
-from parlour.checkers.rules import (
+from parlour.checkers.board import (
     BIT_SQUARE,
     BLACK,
     BOARD,
     CROWN_ROW,
     SQUARE_BIT,
-    CheckersState,
     Move,
     Position,
     _capture_paths,
     _count_steps,
     _jumpers,
     _steps,
+    bits,
 )
+from parlour.checkers.rules import CheckersState
 from parlour.core.engine import Engine, Hint
 from parlour.core.protocol import Side, State
 
@@ -187,15 +188,6 @@ RUNAWAY = 30
 MOBILITY = 2
 
 
-def _bit_indices(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 def evaluate(position: Position) -> int:
     """The static score of a position in hundredths of a man, from Black's side.
 
@@ -232,11 +224,11 @@ def evaluate(position: Position) -> int:
 
     # Runaway men: no enemy man in the cone ahead and no enemy king to come back.
     if not white_kings:
-        for bit in _bit_indices(black_men & BLACK_RUNAWAY_ROWS):
+        for bit in bits(black_men & BLACK_RUNAWAY_ROWS):
             if not BLACK_CONES[bit] & white_men:
                 score += RUNAWAY + 8 * ROW_OF_BIT[bit]
     if not black_kings:
-        for bit in _bit_indices(white_men & WHITE_RUNAWAY_ROWS):
+        for bit in bits(white_men & WHITE_RUNAWAY_ROWS):
             if not WHITE_CONES[bit] & black_men:
                 score -= RUNAWAY + 8 * (7 - ROW_OF_BIT[bit])
 
@@ -254,9 +246,9 @@ def _endgame(kings: int, their_men: int, their_kings: int, ahead: bool) -> int:
     if not ahead:
         return 0
     score = -_sum_over(REFUGE, their_kings)
-    targets = _bit_indices(their_men | their_kings)
+    targets = bits(their_men | their_kings)
     if targets:
-        for king in _bit_indices(kings):
+        for king in bits(kings):
             distances = DISTANCE[king]
             score -= 6 * min(distances[target] for target in targets)
     return score

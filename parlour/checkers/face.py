@@ -11,12 +11,13 @@ legal move as its path of squares, the last move, and whether a capture is compu
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.checkers.notation import PdnGame, write_pdn
+from parlour.checkers.pdn import PdnGame, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersState
-from parlour.core.face import BasicFace, BoardData, Export
+from parlour.core.face import BasicFace, BoardData, Export, PageData
 from parlour.core.protocol import State
 
 
@@ -46,6 +47,13 @@ class CheckersFace(BasicFace):
     """Checkers on screen: the 32 dark squares by number; games written as PDN."""
 
     export_suffix = "pdn"
+    export_kind = "PDN"
+    prompt = "e.g. 11-15 or 22x15"
+
+    def page(self, state: State[Any]) -> PageData:
+        """As every game's, with White at the bottom of an unturned board: Black's men
+        start at the top, as checkers books print the board."""
+        return {**super().page(state), "bottom": 1}
 
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, CheckersState)
@@ -55,7 +63,8 @@ class CheckersFace(BasicFace):
         """The last of ``games`` as PDN (checkers plays one game at a time)."""
         state = games[-1]
         assert isinstance(state, CheckersState)
-        tags = {"Event": "Parlour game", "Black": names[0], "White": names[1]}
+        date = datetime.date.today().strftime("%Y.%m.%d")
+        tags = {"Event": "Parlour game", "Date": date, "Black": names[0], "White": names[1]}
         return Export("pdn", write_pdn(PdnGame.from_state(state, tags)))
 
 

@@ -1,6 +1,6 @@
-"""Chess by the FIDE Laws: the rules engine (:mod:`parlour.chess.rules`) and its text
-formats: FEN, SAN and UCI (:mod:`parlour.chess.notation`) and PGN
-(:mod:`parlour.chess.pgn`).
+"""Chess by the FIDE Laws: the board and its moves (:mod:`parlour.chess.board`), a
+game's rules (:mod:`parlour.chess.rules`) and its text formats: FEN, SAN and UCI
+(:mod:`parlour.chess.notation`) and PGN (:mod:`parlour.chess.pgn`).
 
 >>> from parlour.chess import CHESS
 >>> state = CHESS.new_state()
@@ -10,18 +10,10 @@ Move.from_uci('e2e4')
 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 """
 
-from parlour.chess.notation import board_fen, parse_fen, parse_san, san
+from parlour.chess.board import STARTING_FEN, Move, Piece, square, square_name
+from parlour.chess.notation import board_fen, parse_san, read_fen, san
 from parlour.chess.pgn import GameNode, PgnGame, read_pgn, write_pgn
-from parlour.chess.rules import (
-    CHESS,
-    STARTING_FEN,
-    ChessGame,
-    ChessState,
-    Move,
-    Piece,
-    square,
-    square_name,
-)
+from parlour.chess.rules import CHESS, ChessGame, ChessState, parse_fen
 
 __all__ = [
     "CHESS",
@@ -35,6 +27,7 @@ __all__ = [
     "board_fen",
     "parse_fen",
     "parse_san",
+    "read_fen",
     "read_pgn",
     "san",
     "square",

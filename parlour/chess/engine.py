@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from parlour.chess.rules import (
+from parlour.chess.board import (
     BISHOP,
     BLACK,
     BOARD_CELLS,
@@ -64,11 +64,11 @@ from parlour.chess.rules import (
     ZOBRIST,
     ZOBRIST_BLACK,
     ZOBRIST_EP,
-    ChessState,
     InternalMove,
     Move,
     public_move,
 )
+from parlour.chess.rules import ChessState
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import GameOverError
 from parlour.core.protocol import State
@@ -667,16 +667,21 @@ class Searcher:
                 return True
         return False
 
+    def _is_draw(self, phase: int) -> bool:
+        """Whether the position is drawn for the search: the fifty-move count run out,
+        a repetition, or (with at most one minor piece left) no mate possible -- a lone
+        minor piece cannot win, and the search must not think it can."""
+        state = self.state
+        if state.halfmove >= 4 and (state.halfmove >= 100 or self._is_repetition()):
+            return True
+        return phase <= 1 and state.is_insufficient_material()
+
     def _search(
         self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
     ) -> int:
         """Negamax principal variation search: the score of the side to move."""
         state = self.state
-        if state.halfmove >= 4 and (state.halfmove >= 100 or self._is_repetition()):
-            return 0
-        # With at most one minor piece left, ask the rules whether mate is still
-        # possible (a lone minor piece cannot win: the search must not think so).
-        if phase <= 1 and state.is_insufficient_material():
+        if self._is_draw(phase):
             return 0
         in_check = state.in_check()
         if in_check:
@@ -696,42 +701,115 @@ class Searcher:
             return mate_alpha
 
         key = state.hash
-        entry = self.table.get(key)
-        tt_move = None
-        if entry is not None:
-            e_depth, e_score, e_bound, tt_move = entry
-            if e_depth >= depth and beta - alpha == 1:
-                if e_score >= MATE_BOUND:
-                    e_score -= ply
-                elif e_score <= -MATE_BOUND:
-                    e_score += ply
-                if (
-                    e_bound == EXACT
-                    or (e_bound == LOWER and e_score >= beta)
-                    or (e_bound == UPPER and e_score <= alpha)
-                ):
-                    return e_score
+        known, tt_move = self._probe(key, depth, alpha, beta, ply)
+        if known is not None:
+            return known
 
-        pv_node = beta - alpha > 1
         # Null move: if passing still leaves us above beta, a real move will too.
         # Not in check, not in pawn endings (zugzwang), not at PV nodes.
-        if (
-            not pv_node
-            and not in_check
-            and depth >= 3
-            and phase >= 3
-            and _blend(state, mg, eg, phase, pawns) >= beta
-        ):
-            score = self._null_search(depth, beta, ply, mg, eg, phase, pawns)
-            if score >= beta:
-                return beta if score >= MATE_BOUND else score
+        if beta - alpha == 1 and not in_check and depth >= 3 and phase >= 3:
+            passed = self._null_move_cutoff(depth, beta, ply, mg, eg, phase, pawns)
+            if passed is not None:
+                return passed
 
         moves = state.generate()
         if not moves:
             return -MATE + ply if in_check else 0
 
-        b = state.board
         killers = self.killers[ply]
+        scored = self._ordered(moves, tt_move, killers)
+
+        original_alpha = alpha
+        best_score = -INFINITY
+        best_move = None
+        delta = self._delta
+        for searched, (s, m) in enumerate(scored):
+            dmg, deg, dph, dpk = delta(m)
+            # The child's incremental sums, the same for every (re-)search of it.
+            cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
+            quiet = s < 790_000
+            state.make(m)
+            try:
+                if searched == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
+                else:
+                    # Late quiet moves are searched shallower first (not when either
+                    # side is in check).
+                    reduction = 0
+                    if quiet and searched >= 3 and depth >= 3 and not in_check:
+                        reduction = 0 if state.in_check() else 1 if searched < 8 else 2
+                    score = self._search_later(
+                        depth - 1, reduction, alpha, beta, ply, (cmg, ceg, cph, cpk)
+                    )
+            finally:
+                state.unmake()
+            if score > best_score:
+                best_score = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            self._remember_refutation(m, killers, depth)
+                        break
+
+        self._store(key, depth, best_score, original_alpha, beta, ply, best_move)
+        return best_score
+
+    def _search_later(
+        self,
+        depth: int,
+        reduction: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        sums: tuple[int, int, int, int],
+    ) -> int:
+        """A move after the first, already made, from its parent's point of view: a
+        null window first (``reduction`` plies shallower), searched again in full only
+        when it may beat alpha."""
+        search = self._search
+        score = -search(depth - reduction, -alpha - 1, -alpha, ply + 1, *sums)
+        if score > alpha and reduction:
+            score = -search(depth, -alpha - 1, -alpha, ply + 1, *sums)
+        if alpha < score < beta:
+            score = -search(depth, -beta, -alpha, ply + 1, *sums)
+        return score
+
+    def _probe(
+        self, key: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[int | None, InternalMove | None]:
+        """What the table knows of this position: the score it gives this node
+        outright (an entry deep enough, at a null window; mate scores are stored as
+        distances from their node, so they are moved to this ply), and its best move."""
+        entry = self.table.get(key)
+        if entry is None:
+            return None, None
+        e_depth, score, bound, move = entry
+        if e_depth < depth or beta - alpha != 1:
+            return None, move
+        if score >= MATE_BOUND:
+            score -= ply
+        elif score <= -MATE_BOUND:
+            score += ply
+        if (
+            bound == EXACT
+            or (bound == LOWER and score >= beta)
+            or (bound == UPPER and score <= alpha)
+        ):
+            return score, move
+        return None, move
+
+    def _ordered(
+        self,
+        moves: list[InternalMove],
+        tt_move: InternalMove | None,
+        killers: list[InternalMove | None],
+    ) -> list[tuple[int, InternalMove]]:
+        """The moves with their ordering keys, best first: the table's move, captures
+        by most valuable victim and least valuable attacker, a queen promotion, the
+        killers, then quiet moves by their history."""
+        b = self.state.board
         history = self.history
         scored = []
         for m in moves:
@@ -751,52 +829,31 @@ class Searcher:
                 s = history.get((b[fr], to), 0)
             scored.append((s, m))
         scored.sort(reverse=True)
+        return scored
 
-        original_alpha = alpha
-        best_score = -INFINITY
-        best_move = None
-        delta = self._delta
-        for searched, (s, m) in enumerate(scored):
-            dmg, deg, dph, dpk = delta(m)
-            # The child's incremental sums, the same for every (re-)search of it.
-            cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
-            quiet = s < 790_000
-            state.make(m)
-            try:
-                new_depth = depth - 1
-                if searched == 0:
-                    score = -self._search(new_depth, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
-                else:
-                    reduction = 0
-                    if quiet and searched >= 3 and depth >= 3 and not in_check:
-                        reduction = 1 if searched < 8 else 2
-                        if state.in_check():
-                            reduction = 0
-                    score = -self._search(
-                        new_depth - reduction, -alpha - 1, -alpha, ply + 1, cmg, ceg, cph, cpk
-                    )
-                    if score > alpha and reduction:
-                        score = -self._search(
-                            new_depth, -alpha - 1, -alpha, ply + 1, cmg, ceg, cph, cpk
-                        )
-                    if alpha < score < beta:
-                        score = -self._search(new_depth, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
-            finally:
-                state.unmake()
-            if score > best_score:
-                best_score = score
-                best_move = m
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        if quiet:
-                            if killers[0] != m:
-                                killers[1] = killers[0]
-                                killers[0] = m
-                            hkey = (b[m[0]], m[1])
-                            history[hkey] = history.get(hkey, 0) + depth * depth
-                        break
+    def _remember_refutation(
+        self, m: InternalMove, killers: list[InternalMove | None], depth: int
+    ) -> None:
+        """A quiet move that refuted a position: a killer at this ply, and history
+        credit growing with the depth it was found at."""
+        if killers[0] != m:
+            killers[1] = killers[0]
+            killers[0] = m
+        hkey = (self.state.board[m[0]], m[1])
+        self.history[hkey] = self.history.get(hkey, 0) + depth * depth
 
+    def _store(
+        self,
+        key: int,
+        depth: int,
+        best_score: int,
+        original_alpha: int,
+        beta: int,
+        ply: int,
+        best_move: InternalMove | None,
+    ) -> None:
+        """Keep the result in the table: mate scores as distances from this node, and
+        whether the score is exact or only a bound."""
         stored = best_score
         if stored >= MATE_BOUND:
             stored += ply
@@ -809,7 +866,18 @@ class Searcher:
         else:
             bound = UPPER
         self.table[key] = (depth, stored, bound, best_move)
-        return best_score
+
+    def _null_move_cutoff(
+        self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> int | None:
+        """The score to return when the side to move, standing above beta, stays at or
+        above it even after passing; None when the position must be searched."""
+        if _blend(self.state, mg, eg, phase, pawns) < beta:
+            return None
+        score = self._null_search(depth, beta, ply, mg, eg, phase, pawns)
+        if score < beta:
+            return None
+        return beta if score >= MATE_BOUND else score
 
     def _null_search(
         self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int

@@ -11,11 +11,13 @@ check -- and a game written as PGN. The apps draw; this module only describes.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
+from parlour.chess.board import SQUARE_NAMES
 from parlour.chess.pgn import PgnGame, write_pgn
-from parlour.chess.rules import CHESS, SQUARE_NAMES, ChessState
+from parlour.chess.rules import CHESS, ChessState
 from parlour.core.face import BasicFace, BoardData, Export
 from parlour.core.protocol import State
 
@@ -50,10 +52,17 @@ def board(state: ChessState) -> BoardData:
     return {"kind": "chess", "pieces": pieces, "moves": moves, "last": last, "check": check}
 
 
+def _today() -> str:
+    """Today's date as PGN writes dates: 2026.11.25."""
+    return datetime.date.today().strftime("%Y.%m.%d")
+
+
 class ChessFace(BasicFace):
     """Chess on screen: an 8x8 board of pieces; games written as PGN."""
 
     export_suffix = "pgn"
+    export_kind = "PGN"
+    prompt = "e.g. e4 or Nf3"
 
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, ChessState)
@@ -63,7 +72,9 @@ class ChessFace(BasicFace):
         """The last of ``games`` as PGN (chess plays one game at a time)."""
         state = games[-1]
         assert isinstance(state, ChessState)
-        game = PgnGame.from_state(state, Event="Parlour game", White=names[0], Black=names[1])
+        game = PgnGame.from_state(
+            state, Event="Parlour game", Date=_today(), White=names[0], Black=names[1]
+        )
         return Export("pgn", write_pgn(game))
 
 

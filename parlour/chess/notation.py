@@ -5,7 +5,7 @@ Readers are strict about what cannot be understood and say exactly what is wrong
 (:class:`NotationError`), and forgiving about what can: SAN input may be written
 ``Ng1f3``, ``0-0``, ``exd6 e.p.``, ``e8Q`` or without its ``+``.
 
->>> state = parse_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+>>> state = read_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ChessBoard())
 >>> san(state, parse_san(state, "e2e4"))
 'e4'
 >>> board_fen(state)
@@ -15,8 +15,9 @@ Readers are strict about what cannot be understood and say exactly what is wrong
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
-from parlour.chess.rules import (
+from parlour.chess.board import (
     BISHOP,
     BLACK,
     BLACK_KINGSIDE,
@@ -40,13 +41,16 @@ from parlour.chess.rules import (
     WHITE,
     WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
-    ChessState,
+    ChessBoard,
     InternalMove,
     Move,
     public_move,
     square,
 )
 from parlour.core.errors import IllegalMoveError, NotationError
+
+#: A board of any kind (the rules' State is one): FEN fills the one it is given.
+B = TypeVar("B", bound=ChessBoard)
 
 # -- FEN ------------------------------------------------------------------------------
 
@@ -58,19 +62,22 @@ _CASTLING_LETTERS = (
 )
 
 
-def parse_fen(text: str) -> ChessState:
-    """Read a position in Forsyth-Edwards Notation, checking that it can occur.
+def read_fen(text: str, state: B) -> B:
+    """Set up the empty board ``state`` from a position in Forsyth-Edwards Notation,
+    checking that the position can occur, and return it.
 
     Six fields are expected; the two move counters may be left out (they default to
     ``0 1``). The en passant square is kept only when a capture there is legal.
 
-    >>> parse_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    >>> board = read_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", ChessBoard())
+    >>> board_fen(board)
+    '4k3/8/8/8/8/8/8/4K2R w K - 0 1'
+    >>> read_fen("8/8/8/8/8/8/8/8 w - - 0 1", ChessBoard())
     Traceback (most recent call last):
     ...
     parlour.core.errors.NotationError: FEN: White has no king
     """
     placement, side, castling, ep, halfmove, fullmove = _fen_fields(text)
-    state = ChessState()
     _read_placement(state, placement)
     _check_material(state)
     if side not in ("w", "b"):
@@ -98,14 +105,14 @@ def _fen_fields(text: str) -> tuple[str, str, str, str, str, str]:
     if len(fields) not in (4, 6):
         raise NotationError(
             "FEN needs 6 fields (placement, side to move, castling, en passant, "
-            f"halfmove clock, move number), got {len(fields)}"
+            f"halfmove clock, move number), or the first 4 of them; got {len(fields)}"
         )
     placement, side, castling, ep = fields[:4]
     halfmove, fullmove = fields[4:] if len(fields) == 6 else ("0", "1")
     return placement, side, castling, ep, halfmove, fullmove
 
 
-def _read_placement(state: ChessState, placement: str) -> None:
+def _read_placement(state: ChessBoard, placement: str) -> None:
     """Put the pieces of the placement field on the board, rank 8 first."""
     ranks = placement.split("/")
     if len(ranks) != 8:
@@ -138,7 +145,7 @@ def _read_rank(board: list[int], rank: int, rank_text: str) -> None:
         raise NotationError(f"FEN: rank {rank + 1} has {file} squares, a rank has 8")
 
 
-def _check_material(state: ChessState) -> None:
+def _check_material(state: ChessBoard) -> None:
     """One king a side, at most 8 pawns and 16 pieces, no pawn on a back rank."""
     board = state.board
     for color, name in ((WHITE, "White"), (BLACK, "Black")):
@@ -162,7 +169,7 @@ def _check_material(state: ChessState) -> None:
             )
 
 
-def _read_castling(state: ChessState, castling: str) -> None:
+def _read_castling(state: ChessBoard, castling: str) -> None:
     """The castling rights, each checked against where the king and rook stand."""
     if castling == "-":
         return
@@ -189,7 +196,7 @@ def _read_castling(state: ChessState, castling: str) -> None:
         state.castling |= bit
 
 
-def _read_en_passant(state: ChessState, ep: str) -> None:
+def _read_en_passant(state: ChessBoard, ep: str) -> None:
     """The en passant square: behind a pawn of the side that just moved, which
     passed it from an empty square."""
     if ep == "-":
@@ -229,20 +236,70 @@ def _fen_counter(label: str, value: str, least: int) -> int:
     return int(value)
 
 
-def _check_checks(state: ChessState) -> None:
+def _check_checks(state: ChessBoard) -> None:
     """The side not to move is not in check, and no more than a double check."""
     if state.attacked(state.kings[(state.color ^ 24) >> 4], state.color):
         waiting = "Black" if state.color == WHITE else "White"
         raise NotationError(f"FEN: {waiting}'s king is in check but it is not {waiting}'s move")
     checkers = state.checkers()
+    mover = "White" if state.color == WHITE else "Black"
     if len(checkers) > 2:
         raise NotationError(
-            f"FEN: {'White' if state.color == WHITE else 'Black'}'s king is attacked by "
-            f"{len(checkers)} pieces; no move can give more than a double check"
+            f"FEN: {mover}'s king is attacked by {len(checkers)} pieces; "
+            "no move can give more than a double check"
+        )
+    king = SQ64[state.kings[state.color >> 4]]
+    if len(checkers) == 2 and _on_one_line(king, *checkers):
+        raise NotationError(
+            f"FEN: {mover}'s king is checked by two pieces on one line through it; "
+            "no move can give such a double check"
+        )
+    if state.ep and checkers:
+        _check_checks_after_double_step(state, checkers, mover)
+
+
+def _on_one_line(king: int, first: int, second: int) -> bool:
+    """Whether the squares ``first`` and ``second`` stand on one rank, file or
+    diagonal through the square ``king``."""
+
+    def line(a: int, b: int) -> tuple[int, int] | None:
+        files, ranks = b % 8 - a % 8, b // 8 - a // 8
+        if files == 0 or ranks == 0 or abs(files) == abs(ranks):
+            return (files > 0) - (files < 0), (ranks > 0) - (ranks < 0)
+        return None
+
+    to_first, to_second = line(king, first), line(king, second)
+    if to_first is None or to_second is None:
+        return False
+    return to_first in (to_second, (-to_second[0], -to_second[1]))
+
+
+def _check_checks_after_double_step(state: ChessBoard, checkers: list[int], mover: str) -> None:
+    """A pawn has just moved two squares (the en passant field says so): the check
+    must come from that move, by the pawn itself or by a piece it uncovered."""
+    if len(checkers) > 1:
+        raise NotationError(
+            f"FEN: {mover}'s king is in double check just after a pawn's double step, "
+            "which cannot give two checks"
+        )
+    board = state.board
+    toward_pawn = -10 if state.color == WHITE else 10
+    pushed_to, pushed_from = state.ep + toward_pawn, state.ep - toward_pawn
+    if SQ64[pushed_to] == checkers[0]:
+        return
+    pawn = board[pushed_to]
+    board[pushed_to], board[pushed_from] = EMPTY, pawn
+    before = state.attacked(state.kings[state.color >> 4], state.color ^ 24)
+    board[pushed_to], board[pushed_from] = pawn, EMPTY
+    if before:
+        raise NotationError(
+            f"FEN: {mover}'s king is in check from {SQUARE_NAMES[checkers[0]]}, which the "
+            f"pawn's double step to {SQUARE_NAMES[SQ64[pushed_to]]} (the en passant "
+            "field) could not have given"
         )
 
 
-def board_fen(state: ChessState) -> str:
+def board_fen(state: ChessBoard) -> str:
     """The FEN of a position (the en passant square only when the capture is legal)."""
     board = state.board
     rows = []
@@ -273,11 +330,11 @@ def board_fen(state: ChessState) -> str:
 # -- SAN --------------------------------------------------------------------------------
 
 
-def san(state: ChessState, move: Move) -> str:
+def san(state: ChessBoard, move: Move) -> str:
     """The move in Standard Algebraic Notation, in this position (it must be legal).
 
-    >>> from parlour.chess.rules import STARTING_FEN
-    >>> state = parse_fen(STARTING_FEN)
+    >>> from parlour.chess.board import STARTING_FEN
+    >>> state = read_fen(STARTING_FEN, ChessBoard())
     >>> san(state, Move.from_uci("g1f3"))
     'Nf3'
     """
@@ -288,7 +345,7 @@ def san(state: ChessState, move: Move) -> str:
     return _san(state, m, legal)
 
 
-def _san(state: ChessState, m: InternalMove, legal: list[InternalMove]) -> str:
+def _san(state: ChessBoard, m: InternalMove, legal: list[InternalMove]) -> str:
     fr, to, flag = m
     board = state.board
     kind = board[fr] & 7
@@ -330,13 +387,14 @@ _SAN_RE = re.compile(
     r"(?P<sep>[x:-])?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
 )
 _EP_SUFFIX_RE = re.compile(r"\s*e\.?p\.?$")
+_PROMOTION_TO_KING_RE = re.compile(r"^(?:[a-h][1-8]?x?)?[a-h][18]=?[Kk]$")
 _COORDINATES_RE = re.compile(
     r"^(?P<from>[a-h][1-8])[-x:]?(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
 )
 _PIECE_KINDS = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
 
 
-def parse_san(state: ChessState, text: str) -> Move:
+def parse_san(state: ChessBoard, text: str) -> Move:
     """Read a move as a player may write it: SAN (``Nf3``, ``exd5``, ``O-O``,
     ``e8=Q``), long algebraic (``Ng1f3``, ``e2-e4``), UCI (``e2e4``, ``e7e8q``), with
     or without ``+``/``#``/``!?``, ``0-0`` for ``O-O``, ``e.p.`` after an en passant
@@ -345,8 +403,8 @@ def parse_san(state: ChessState, text: str) -> Move:
     Raises NotationError for text that is no move, IllegalMoveError (naming the
     rule) for a move that is not legal here.
 
-    >>> from parlour.chess.rules import STARTING_FEN
-    >>> parse_san(parse_fen(STARTING_FEN), "Ng1-f3").uci()
+    >>> from parlour.chess.board import STARTING_FEN
+    >>> parse_san(read_fen(STARTING_FEN, ChessBoard()), "Ng1-f3").uci()
     'g1f3'
     """
     if not isinstance(text, str):
@@ -370,6 +428,10 @@ def parse_san(state: ChessState, text: str) -> Move:
             return move
         raise state.explain_illegal(move)
     match = _SAN_RE.match(cleaned)
+    if match is None and _PROMOTION_TO_KING_RE.match(cleaned):
+        raise NotationError(
+            f"{text!r}: a pawn promotes to a queen, rook, bishop or knight, never a king"
+        )
     if match is None:
         raise NotationError(
             f"{text!r} is not a chess move: write SAN like Nf3, exd5, O-O, e8=Q or UCI like g1f3"
@@ -411,7 +473,7 @@ def parse_san(state: ChessState, text: str) -> Move:
     raise _why_no_move(state, match, kinds, to, promotion_kind)
 
 
-def _parse_castling(state: ChessState, legal: list[InternalMove], *, kingside: bool) -> Move:
+def _parse_castling(state: ChessBoard, legal: list[InternalMove], *, kingside: bool) -> Move:
     king_cell = state.kings[state.color >> 4]
     home = CELL[square("e1")] if state.color == WHITE else CELL[square("e8")]
     to = home + (2 if kingside else -2)
@@ -424,7 +486,7 @@ def _parse_castling(state: ChessState, legal: list[InternalMove], *, kingside: b
 
 
 def _why_no_move(
-    state: ChessState,
+    state: ChessBoard,
     match: re.Match[str],
     readings: list[int],
     to: int,
@@ -460,4 +522,4 @@ def _why_no_move(
     return errors[0]
 
 
-__all__ = ["board_fen", "parse_fen", "parse_san", "san"]
+__all__ = ["board_fen", "parse_san", "read_fen", "san"]

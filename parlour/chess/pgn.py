@@ -15,8 +15,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from parlour.chess.notation import parse_fen, parse_san, san
-from parlour.chess.rules import STARTING_FEN, ChessState, Move
+from parlour.chess.board import STARTING_FEN, Move
+from parlour.chess.notation import parse_san, san
+from parlour.chess.rules import ChessState, parse_fen
 from parlour.core.errors import IllegalMoveError, NotationError
 from parlour.core.protocol import Side
 

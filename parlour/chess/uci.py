@@ -20,8 +20,9 @@ import threading
 from collections.abc import Iterable
 from typing import TextIO
 
+from parlour.chess.board import Move
 from parlour.chess.engine import LEVELS, Searcher, SearchInfo
-from parlour.chess.rules import CHESS, ChessState, Move
+from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import ParlourError
 
 NAME = "Parlour"

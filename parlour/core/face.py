@@ -31,6 +31,23 @@ from parlour.core.protocol import Game, State
 #: drawing ("chess", "checkers", "backgammon", or "text" for the generic one) and
 #: whatever that drawing reads.
 BoardData = dict[str, Any]
+#: What a game's page shows beside the board, as plain data: ``prompt`` (an example
+#: of a typed move), ``info`` (lines for the panel, each ``{"id", "text"}``),
+#: ``actions`` (moves offered as buttons now, each ``{"move", "label", "primary"}``),
+#: ``offers`` (moves asked about in a question, as actions) with the ``offer_question``,
+#: ``notice`` (what the player to act is asked, or None), ``resign_question`` (asked
+#: before resigning outright) and ``bottom`` (the side drawn at the bottom of an
+#: unturned board).
+PageData = dict[str, Any]
+#: One optional rule on a form: its ``name`` (the rule's key), ``label`` and ``about``
+#: (words for people), ``kind`` ("choice" among ``choices``, each ``[value, words]``,
+#: or "flag"), ``default``, and ``only_with`` (other rules' values it needs, such as
+#: ``{"match_length": 0}`` for a rule of money play), or None.
+RuleChoice = dict[str, Any]
+#: A line of a move list: its ``number`` ("1." or None), its ``cells`` (each
+#: ``{"text", "version"}``, version None for a cell that is not a position to look
+#: back at) and its ``kind`` ("move" or "throw").
+MoveRow = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +135,27 @@ class GameFace(Protocol):
         format, with the players' ``names``; None for a game without one."""
         ...
 
+    @property
+    def export_kind(self) -> str | None:
+        """The file format's name for people ("PGN"), or None without one."""
+        ...
+
+    @property
+    def rule_choices(self) -> list[RuleChoice]:
+        """The optional rules a player may choose before a game, for a form: each
+        names its rule (the key :meth:`series` reads) and how it is chosen."""
+        ...
+
+    def page(self, state: State[Any]) -> PageData:
+        """What a game's page shows beside the board of ``state`` (see
+        :class:`BasicFace`)."""
+        ...
+
+    def move_rows(self, state: State[Any], record: Sequence[Mapping[str, Any]]) -> list[MoveRow]:
+        """The lines of a move list for ``record`` (the moves of the game that is now
+        ``state``, each ``{"version", "side", "text"}``, side None for the dice)."""
+        ...
+
 
 @runtime_checkable
 class StepwiseFace(GameFace, Protocol):
@@ -159,3 +197,45 @@ class BasicFace:
 
     def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export | None:
         return None
+
+    #: The file format's name for people; None without one.
+    export_kind: str | None = None
+    #: An example of a move as a player types it.
+    prompt = "a move"
+    #: The optional rules a player may choose: none.
+    rule_choices: list[RuleChoice] = []  # noqa: RUF012 (never changed)
+
+    def page(self, state: State[Any]) -> PageData:
+        """An example of a typed move, and no more: a game whose moves are all made on
+        the board needs no buttons of its own."""
+        return {
+            "prompt": self.prompt,
+            "info": [],
+            "actions": [],
+            "offers": [],
+            "offer_question": None,
+            "notice": None,
+            "resign_question": "Resign this game?",
+            "bottom": 0,
+        }
+
+    def move_rows(self, state: State[Any], record: Sequence[Mapping[str, Any]]) -> list[MoveRow]:
+        """Two moves a line, numbered, as a chess score sheet is written.
+
+        >>> record = [{"version": 1, "side": 0, "text": "e4"}]
+        >>> record.append({"version": 2, "side": 1, "text": "e5"})
+        >>> row = BasicFace(None).move_rows(None, record)[0]  # type: ignore[arg-type]
+        >>> row["number"], [cell["text"] for cell in row["cells"]]
+        ('1.', ['e4', 'e5'])
+        """
+        rows = []
+        for index in range(0, len(record), 2):
+            pair = record[index : index + 2]
+            rows.append(
+                {
+                    "number": f"{index // 2 + 1}.",
+                    "cells": [{"text": m["text"], "version": m["version"]} for m in pair],
+                    "kind": "move",
+                }
+            )
+        return rows

@@ -22,6 +22,18 @@ from parlour.core.protocol import Game
 
 
 @dataclass(frozen=True, slots=True)
+class Program:
+    """A program a game brings to the command line (``parlour uci``)."""
+
+    #: The command's name.
+    command: str
+    #: Its ``main() -> int``, as ``"module:function"``; it reads standard input.
+    main: str
+    #: One line for ``parlour --help``.
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEntry:
     """Where a game's parts live, each as ``"module:attribute"``."""
 
@@ -31,6 +43,8 @@ class GameEntry:
     face: str | None = None
     #: The :class:`~parlour.core.engine.Engine` class; None: no computer opponent.
     engine: str | None = None
+    #: Programs of the game's own for the command line.
+    programs: tuple[Program, ...] = ()
 
 
 #: Game name -> where its parts live.
@@ -49,6 +63,13 @@ GAMES: dict[str, GameEntry] = {
         rules="parlour.chess.rules:CHESS",
         face="parlour.chess.face:CHESS_FACE",
         engine="parlour.chess.engine:ChessEngine",
+        programs=(
+            Program(
+                "uci",
+                "parlour.chess.uci:main",
+                "run the chess engine over UCI on stdin/stdout (for chess GUIs)",
+            ),
+        ),
     ),
 }
 
@@ -110,6 +131,18 @@ def get_engine(game: Game[Any] | str) -> Engine[Any]:
         raise ParlourError(f"{get_game(name).title} has no computer opponent yet")
     engine: Engine[Any] = _load(target)()
     return engine
+
+
+def programs() -> list[Program]:
+    """Every game's programs for the command line."""
+    return [program for name in game_names() for program in GAMES[name].programs]
+
+
+def run_program(program: Program) -> int:
+    """Run ``program`` (its module is imported only now) and return its exit status."""
+    main: Any = _load(program.main)
+    status: int = main()
+    return status
 
 
 def register(name: str, entry: GameEntry) -> None:

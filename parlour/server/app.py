@@ -35,7 +35,7 @@ with a 4xx status, and changes nothing):
 
 Actions: ``move`` (with its text), ``resign``, ``offer-draw``, ``accept-draw``,
 ``decline-draw``, ``claim-draw``, and ``next-game`` (in a backgammon match or money
-session, once a game is over: the next game, from its opening throw). ``version`` is
+table, once a game is over: the next game, from its opening throw). ``version`` is
 the game version the player saw; a stale one is refused with 409 and the current
 version.
 
@@ -81,10 +81,24 @@ from parlour.core.errors import ParlourError
 from parlour.core.face import StepwiseFace
 from parlour.core.protocol import Side
 from parlour.server import players, security
+from parlour.server.errors import (
+    BadRequest,
+    NotAuthorized,
+    NotFound,
+    Refusal,
+    RulesRefuse,
+    TimedOut,
+    TooLarge,
+    http_status,
+    ws_close_code,
+    ws_error,
+)
+from parlour.server.hall import Hall
 from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.security import SecurityMiddleware
-from parlour.server.sessions import ApiError, Hall, Session
 from parlour.server.storage import Store, default_url
+from parlour.server.table import Table
+from parlour.server.wire import game_json, position_json, update_message
 
 log = logging.getLogger("parlour.server")
 
@@ -136,12 +150,12 @@ class LiveAction(Action):
     token: str | None = Field(default=None, min_length=1, max_length=128)
 
 
-def _validation_error(error: ValidationError) -> ApiError:
+def _validation_error(error: ValidationError) -> Refusal:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "body"
     if first["type"] == "json_invalid":
-        return ApiError(400, "bad-json", "the body is not valid JSON")
-    return ApiError(400, "bad-request", f"{where}: {first['msg']}")
+        return BadRequest("bad-json", "the body is not valid JSON")
+    return BadRequest("bad-request", f"{where}: {first['msg']}")
 
 
 def parse(model: type[Model], raw: bytes | str) -> Model:
@@ -156,12 +170,12 @@ async def read_body(request: Request) -> bytes:
     them all."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise ApiError(413, "too-large", f"a request body may have at most {MAX_BODY} bytes")
+        raise TooLarge("too-large", f"a request body may have at most {MAX_BODY} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise ApiError(413, "too-large", f"a request body may have at most {MAX_BODY} bytes")
+            raise TooLarge("too-large", f"a request body may have at most {MAX_BODY} bytes")
     return bytes(body)
 
 
@@ -170,7 +184,7 @@ def bearer_token(request: Request) -> str:
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 128:
-        raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+        raise NotAuthorized("bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
     return token
 
 
@@ -182,7 +196,7 @@ def hall_of(request: Request | WebSocket) -> Hall:
 def game_id_of(request: Request | WebSocket) -> str:
     game_id = str(request.path_params["game_id"])
     if not (0 < len(game_id) <= 32):
-        raise ApiError(404, "unknown-game-id", "there is no such game")
+        raise NotFound("unknown-game-id", "there is no such game")
     return game_id
 
 
@@ -223,11 +237,11 @@ def _web_file(*parts: str) -> str:
 async def rules_page(request: Request) -> Response:
     name = str(request.path_params["game"])
     if name not in registry.game_names():
-        raise ApiError(404, "unknown-game", f"there are no rules for {name!r}")
+        raise NotFound("unknown-game", f"there are no rules for {name!r}")
     try:
         return HTMLResponse(_web_file("rules", f"{name}.html"))
     except FileNotFoundError:
-        raise ApiError(404, "no-rules", f"the rules of {name} are not written yet") from None
+        raise NotFound("no-rules", f"the rules of {name} are not written yet") from None
 
 
 async def catalogue(request: Request) -> Response:
@@ -246,6 +260,8 @@ async def catalogue(request: Request) -> Response:
                     for level in players.levels_of(name)
                 ],
                 "default_level": players.default_level(name),
+                # The optional rules a player may choose, for the home page's form.
+                "rules": registry.get_face(name).rule_choices,
             }
         )
     return JSONResponse(
@@ -261,92 +277,91 @@ async def catalogue(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     body = parse(CreateGame, await read_body(request))
-    session, tokens, invite = await hall_of(request).create(
+    table, tokens, invite = await hall_of(request).create(
         body.game, body.opponent, body.side, body.level, body.rules
     )
     return JSONResponse(
         {
-            "game": session.to_json(),
+            "game": game_json(table),
             "seats": tokens,
             "invite": invite,
             # The fragment never reaches a server, so the code stays out of logs.
-            "invite_url": None if invite is None else f"/#join={session.id}.{invite}",
+            "invite_url": None if invite is None else f"/#join={table.id}.{invite}",
         },
         status_code=201,
     )
 
 
 async def show_game(request: Request) -> Response:
-    session = await hall_of(request).get(game_id_of(request))
-    return JSONResponse(session.to_json())
+    table = await hall_of(request).get(game_id_of(request))
+    return JSONResponse(game_json(table))
 
 
 async def game_events(request: Request) -> Response:
-    session = await hall_of(request).get(game_id_of(request))
+    table = await hall_of(request).get(game_id_of(request))
     raw = request.query_params.get("since", "0")
     if not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, "bad-request", "since must be a version number (0 or more)")
+        raise BadRequest("bad-request", "since must be a version number (0 or more)")
     since = int(raw)
-    if since > session.version:
-        raise ApiError(
-            400,
+    if since > table.version:
+        raise BadRequest(
             "bad-request",
-            f"since {since} is past the game's version {session.version}",
-            version=session.version,
+            f"since {since} is past the game's version {table.version}",
+            version=table.version,
         )
-    events = session.events_since(since)
-    return JSONResponse(
-        {"version": session.version, "events": [event.to_json() for event in events]}
-    )
+    events = table.events_since(since)
+    return JSONResponse({"version": table.version, "events": [event.to_json() for event in events]})
 
 
 async def game_at(request: Request) -> Response:
-    session = await hall_of(request).get(game_id_of(request))
+    table = await hall_of(request).get(game_id_of(request))
     raw = request.query_params.get("version", "")
     if not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, "bad-request", "version must be a version number (0 or more)")
-    return JSONResponse(session.at(int(raw)))
+        raise BadRequest("bad-request", "version must be a version number (0 or more)")
+    return JSONResponse(position_json(table, int(raw)))
 
 
 async def join_game(request: Request) -> Response:
     body = parse(JoinGame, await read_body(request))
     hall = hall_of(request)
     side, token = await hall.join(game_id_of(request), body.invite)
-    session = await hall.get(game_id_of(request))
-    return JSONResponse({"side": int(side), "token": token, "game": session.to_json()})
+    table = await hall.get(game_id_of(request))
+    return JSONResponse({"side": int(side), "token": token, "game": game_json(table)})
 
 
 async def game_action(request: Request) -> Response:
     token = bearer_token(request)
     body = parse(Action, await read_body(request))
-    session = await hall_of(request).act(
+    table = await hall_of(request).act(
         game_id_of(request), token, body.action, body.version, body.move
     )
-    return JSONResponse(session.to_json())
+    return JSONResponse(game_json(table))
 
 
 async def game_hint(request: Request) -> Response:
     token = bearer_token(request)
     hall = hall_of(request)
-    session = await hall.get(game_id_of(request))
-    return JSONResponse(await hall.hint(session, session.side_of(token)))
+    table = await hall.get(game_id_of(request))
+    return JSONResponse(await hall.hint(table, table.side_of(token)))
 
 
 async def game_export(request: Request) -> Response:
-    session = await hall_of(request).get(game_id_of(request))
-    face = registry.get_face(session.game)
+    table = await hall_of(request).get(game_id_of(request))
+    face = registry.get_face(table.game)
     if face.export_suffix is None:
-        raise ApiError(404, "no-export", f"{session.game.title} games cannot be downloaded yet")
+        raise NotFound("no-export", f"{table.game.title} games cannot be downloaded yet")
     names = tuple(
-        session.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
-        for seat in session.seats
+        table.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
+        for seat in table.seats
     )
     try:
-        written = face.export([*session.play.finished, session.play.state], (names[0], names[1]))
+        written = face.export(
+            [*table.progress.finished, table.progress.state], (names[0], names[1])
+        )
     except ParlourError as error:
-        raise ApiError(422, "no-export", str(error)) from None
+        raise RulesRefuse("no-export", str(error)) from None
     assert written is not None
-    filename = f"parlour-{session.game.name}-{session.id}.{written.suffix}"
+    filename = f"parlour-{table.game.name}-{table.id}.{written.suffix}"
     return Response(
         written.text,
         media_type="text/plain; charset=utf-8",
@@ -356,15 +371,15 @@ async def game_export(request: Request) -> Response:
 
 async def game_steps(request: Request) -> Response:
     body = parse(Steps, await read_body(request))
-    session = await hall_of(request).get(game_id_of(request))
-    face = registry.get_face(session.game)
+    table = await hall_of(request).get(game_id_of(request))
+    face = registry.get_face(table.game)
     if not isinstance(face, StepwiseFace):
-        raise ApiError(404, "no-steps", f"{session.game.title} moves are entered whole")
+        raise NotFound("no-steps", f"{table.game.title} moves are entered whole")
     try:
-        data = face.steps(session.play.state, body.steps)
+        data = face.steps(table.progress.state, body.steps)
     except ParlourError as error:
-        raise ApiError(422, "illegal-move", str(error), rule=getattr(error, "rule", None)) from None
-    data["version"] = session.version
+        raise RulesRefuse("illegal-move", str(error), rule=getattr(error, "rule", None)) from None
+    data["version"] = table.version
     return JSONResponse(data)
 
 
@@ -386,45 +401,44 @@ async def live(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     outbox: asyncio.Queue[str | None] = asyncio.Queue()
-    session: Session | None = None
+    table: Table | None = None
     sender: asyncio.Task[None] | None = None
     try:
         try:
-            session = await hall_of(websocket).get(game_id_of(websocket))
+            table = await hall_of(websocket).get(game_id_of(websocket))
             raw = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
             hello = parse(Hello, raw)
-            side = None if hello.token is None else session.side_of(hello.token)
-            if hello.since > session.version:
-                raise ApiError(
-                    400,
+            side = None if hello.token is None else table.side_of(hello.token)
+            if hello.since > table.version:
+                raise BadRequest(
                     "bad-request",
-                    f"since {hello.since} is past the game's version {session.version}",
-                    version=session.version,
+                    f"since {hello.since} is past the game's version {table.version}",
+                    version=table.version,
                 )
         except TimeoutError:
-            await _refuse(websocket, ApiError(408, "timeout", "say hello first"))
+            await _refuse(websocket, TimedOut("timeout", "say hello first"))
             return
-        except ApiError as error:
+        except Refusal as error:
             await _refuse(websocket, error)
             return
         # No await between the catch-up and joining the watchers: nothing is missed
         # and nothing comes twice.
         welcome = {"type": "welcome", "seat": None if side is None else int(side)}
         outbox.put_nowait(json.dumps(welcome))
-        outbox.put_nowait(session.update_message(session.events_since(hello.since)))
-        session.watchers.add(outbox)
+        outbox.put_nowait(update_message(table, table.events_since(hello.since)))
+        table.watchers.add(outbox)
         sender = asyncio.create_task(_send_all(websocket, outbox))
         while True:
             try:
                 raw = await _receive_text(websocket)
-                reply = await _answer(websocket, session, side, raw)
-            except ApiError as error:
-                reply = {"type": "error", **error.to_json()}
+                reply = await _answer(websocket, table, side, raw)
+            except Refusal as error:
+                reply = ws_error(error)
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
             except Exception:
                 # A fault of ours: the game is unchanged (changes apply to a copy).
-                log.exception("internal error on the live connection to %s", session.id)
+                log.exception("internal error on the live connection to %s", table.id)
                 reply = {
                     "type": "error",
                     "error": "internal",
@@ -437,8 +451,8 @@ async def live(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        if session is not None:
-            session.watchers.discard(outbox)
+        if table is not None:
+            table.watchers.discard(outbox)
         if sender is not None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -460,36 +474,32 @@ async def _receive_text(websocket: WebSocket) -> str:
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     if text is None:
-        raise ApiError(400, "bad-message", "messages are JSON text frames, not binary")
+        raise BadRequest("bad-message", "messages are JSON text frames, not binary")
     if len(text) > MAX_BODY:
-        raise ApiError(413, "too-large", f"a message may have at most {MAX_BODY} characters")
+        raise TooLarge("too-large", f"a message may have at most {MAX_BODY} characters")
     return str(text)
 
 
 async def _answer(
-    websocket: WebSocket, session: Session, side: Side | None, raw: str
+    websocket: WebSocket, table: Table, side: Side | None, raw: str
 ) -> dict[str, Any]:
     try:
         kind = json.loads(raw).get("type")
     except (ValueError, AttributeError, RecursionError):
-        raise ApiError(400, "bad-json", "a message is a JSON object with a type") from None
+        raise BadRequest("bad-json", "a message is a JSON object with a type") from None
     if kind == "ping":
-        return {"type": "pong", "version": session.version}
+        return {"type": "pong", "version": table.version}
     if kind != "action":
-        raise ApiError(400, "bad-message", f"unknown message type {kind!r} (action or ping)")
+        raise BadRequest("bad-message", f"unknown message type {kind!r} (action or ping)")
     try:
         action = LiveAction.model_validate_json(raw)
     except ValidationError as error:
-        reply = _validation_error(error).to_json()
-        request_id = _request_id(raw)
-        if request_id is not None:
-            reply["id"] = request_id
-        return {"type": "error", **reply}
+        return ws_error(_validation_error(error), _request_id(raw))
     if action.token is not None:
         try:
-            side = session.side_of(action.token)
-        except ApiError as error:
-            return {"type": "error", "id": action.id, **error.to_json()}
+            side = table.side_of(action.token)
+        except Refusal as error:
+            return ws_error(error, action.id)
     if side is None:
         return {
             "type": "error",
@@ -499,10 +509,10 @@ async def _answer(
         }
     hall = hall_of(websocket)
     try:
-        await hall.act_as(session, side, action.action, action.version, action.move)
-    except ApiError as error:
-        return {"type": "error", "id": action.id, **error.to_json()}
-    return {"type": "result", "id": action.id, "version": session.version}
+        await hall.act_as(table, side, action.action, action.version, action.move)
+    except Refusal as error:
+        return ws_error(error, action.id)
+    return {"type": "result", "id": action.id, "version": table.version}
 
 
 async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str | None]) -> None:
@@ -514,18 +524,18 @@ async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str | None]) -> 
         await websocket.send_text(message)
 
 
-async def _refuse(websocket: WebSocket, error: ApiError) -> None:
+async def _refuse(websocket: WebSocket, error: Refusal) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
-        await websocket.close(code=4000 + error.status)
+        await websocket.send_text(json.dumps(ws_error(error)))
+        await websocket.close(code=ws_close_code(error))
 
 
 # -- errors and the app --------------------------------------------------------------
 
 
-async def api_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, ApiError)
-    return JSONResponse(error.to_json(), status_code=error.status)
+async def refused(request: Request, error: Exception) -> Response:
+    assert isinstance(error, Refusal)
+    return JSONResponse(error.to_json(), status_code=http_status(error))
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -606,7 +616,7 @@ def create_app(
             Middleware(SecurityMiddleware, allowed_origins=allowed_origins),
         ],
         exception_handlers={
-            ApiError: api_error,
+            Refusal: refused,
             HTTPException: http_error,
             Exception: internal_error,
         },

@@ -10,12 +10,12 @@ game's text encoding (FEN, PDN FEN, gnubg IDs), it returns a legal move as text
 :class:`concurrent.futures.ProcessPoolExecutor` and checks the answer like any
 player's move.
 
-Every level of a game's engine (:meth:`Game.engine`, levels 1 to its strongest) is
-offered under its number, "1" .. "7"; :func:`engine_move` plays them. Other named
-levels are in :data:`LEVELS` as ``"module:function"`` (imported in the worker, so
-they work under any process start method): "random" plays a legal move chosen at
-random (seeded by the game and its version, so a game can be replayed), a stand-in
-for tests, no opponent at all.
+Every level of a game's engine (:func:`parlour.core.registry.get_engine`, levels 1 to
+its strongest) is offered under its number, "1" .. "7"; :func:`engine_move` plays
+them. Other named levels are in :data:`LEVELS` as ``"module:function"`` (imported in
+the worker, so they work under any process start method): "random" plays a legal move
+chosen at random (seeded by the game and its version, so a game can be replayed): the
+only opponent of a game that brings no engine, and a quick one for tests.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def hint(
 
 
 def random_move(game: Game[Any], position: str, seed: int) -> str:
-    """A legal move picked at random (level "random": a stand-in, not an engine).
+    """A legal move picked at random (level "random", for a game with no engine).
 
     >>> from tests.conformance.toygame import RACE
     >>> random_move(RACE, "0,0,0,3", seed=1) in ("+1", "+3")

@@ -11,11 +11,12 @@ Every write is one transaction that checks the version the writer saw
 (``UPDATE games SET version = new WHERE id = ? AND version = seen``): two writers
 racing on one game cannot both win, even in two server processes.
 
-SQLite under concurrent writers follows the advice in our research notes: the busy
-timeout is set before WAL mode, writers open their transactions with
-``BEGIN IMMEDIATE`` (so they queue for the lock at the start instead of failing
-half-way) and ``synchronous=NORMAL`` (in WAL mode still safe against a crash of the
-process; only a power cut can lose the last commits).
+SQLite under concurrent writers: the busy timeout is set before WAL mode (switching
+to WAL itself needs the lock, and without a timeout a second process fails at once);
+writers open their transactions with ``BEGIN IMMEDIATE``, so they queue for the write
+lock at the start instead of failing half-way when a read lock cannot be upgraded; and
+``synchronous=NORMAL``, which in WAL mode is still safe against a crash of the process
+(only a power cut can lose the last commits) and saves an fsync per move.
 
 >>> store = Store("sqlite://")
 >>> store.create_game(NewGame("g1", "race", "{}", [SeatRow(0, "human", "h" * 64)], []))

@@ -58,14 +58,15 @@ HELP_TEXT = """\
 
 [b]Commands typed in the move line[/b]
   hint, undo, flip, help, quit
+  moves            list the legal moves (what a click would mark)
   save \\[FILE]      save to FILE (a small JSON file; resume it with
                    parlour play GAME --resume FILE)
   export \\[FILE]    write the game in its notation file format
-  resign           resign the game (backgammon: an offer, "resign single",
+  resign           resign the game, once you say yes (backgammon: an offer, "resign single",
                    "resign gammon" or "resign backgammon", to accept or decline;
                    asked for once the dice are thrown for you, it is made at the
                    start of your next turn, in place of the roll)
-  draw             agree a draw (two players at one keyboard)
+  draw             agree a draw, once both say yes (two players at one keyboard)
   claim            claim a draw the rules allow (repetition, 40/50-move rule)
   next             start the next game of a backgammon match
 
@@ -232,7 +233,7 @@ class ParlourApp(App[None]):
         for _ in range(64):  # a bound: each pass makes a move or stops
             throws = session.throw_dice()
             if throws:
-                self.say(f"Dice: {throws[-1]}", keep=True)
+                self.say(self._dice_words(throws[-1]), keep=True)
             if session.state.is_over() or session.computer_to_move():
                 break
             if self.offer_held_resignation():
@@ -245,7 +246,7 @@ class ParlourApp(App[None]):
         if outcome is not None:
             self.held_resignation = None
             message = session.announce(outcome)
-            if self.ui.next_game(session) is not None:
+            if session.next_game() is not None:
                 message += " Type 'next' (or press the Next game button) for the next game."
             self.say(message, over=True)
         elif session.computer_to_move() and not self.thinking:
@@ -297,7 +298,7 @@ class ParlourApp(App[None]):
         box = self.query_one("#actions", Horizontal)
         choices = [] if self.session.computer_to_move() else self.ui.actions(self.session)
         choices += self.board.buttons()
-        if self.session.state.is_over() and self.ui.next_game(self.session) is not None:
+        if self.session.state.is_over() and self.session.next_game() is not None:
             choices = [("Next game", "next")]
         wanted = [(label, text) for label, text in choices]
         current = [(str(button.label), button.name) for button in box.query(Button)]
@@ -333,6 +334,7 @@ class ParlourApp(App[None]):
         if session.computer_to_move() or self.thinking:
             self.say("wait: the computer is to move", error=True)
             return False
+        mover = side_to_act(session.state)
         try:
             played = session.play_text(text)
         except ParlourError as error:
@@ -340,7 +342,8 @@ class ParlourApp(App[None]):
             self.board.clear_selection()
             return False
         self.board.clear_selection()
-        self.say(f"Played {played}.")
+        name = session.game.side_name(mover) if mover is not None else "The dice"
+        self.say(_player_says(name, played))
         await self.after_change()
         return True
 
@@ -401,15 +404,39 @@ class ParlourApp(App[None]):
             else:
                 await self.play(confirmed)
         elif word == "resign" and not self.ui.resign_is_move:
-            await self.declare("resign")
+            self.action_resign()  # the question F7 asks: a game is not lost by a typo
         elif word == "resign" and f"resign {rest.lower()}" in self.resign_offers():
             await self.offer_resignation(f"resign {rest.lower()}")
         elif word == "resign" and not rest:
             self.action_resign()  # how much? the choice F7 gives
-        elif word in ("draw", "claim"):
+        elif word == "draw":
+            self.push_screen(
+                ChoiceScreen("Agree a draw? Both players at this keyboard agree.", _YES_NO),
+                self._draw_chosen,
+            )
+        elif word == "claim":
             await self.declare(word)
+        elif word == "moves":
+            self.show_moves()
         else:
             await self.play(text)
+
+    async def _draw_chosen(self, answer: str | None) -> None:
+        if answer == "yes":
+            await self.declare("draw")
+        else:
+            self.say("No draw: play on.")
+
+    def show_moves(self) -> None:
+        """The legal moves now, in the game's notation (for a player without a mouse,
+        who cannot see the marks a click shows)."""
+        state = self.session.state
+        if state.is_over():
+            self.say("the game is over: there are no moves", error=True)
+            return
+        texts = [state.move_to_text(move) for move in state.legal_moves()]
+        shown = ", ".join(texts[:30]) + (f" … ({len(texts)} in all)" if len(texts) > 30 else "")
+        self.say(f"Legal moves: {shown}")
 
     async def declare(self, what: str) -> None:
         """A resignation, a draw by agreement or a claimed draw."""
@@ -571,6 +598,14 @@ class ParlourApp(App[None]):
             self.say(_computer_says(text), keep=True)
         await self.after_change()
 
+    def _dice_words(self, throw: str) -> str:
+        """The dice just thrown, as the game's face says them ("White rolled 6-4"),
+        or as the throw is written."""
+        for line in get_face(self.session.game).page(self.session.state)["info"]:
+            if line.get("id") == "dice":
+                return f"{line['text']}."
+        return f"Dice: {throw}"
+
     # -- actions (keys) ---------------------------------------------------------------
 
     def action_help(self) -> None:
@@ -578,6 +613,9 @@ class ParlourApp(App[None]):
 
     def action_hint(self) -> None:
         session = self.session
+        if session.state.is_over():
+            self.say("the game is over: there is no move to hint at", error=True)
+            return
         if side_to_act(session.state) is None or session.computer_to_move():
             self.say("a hint is for your own move", error=True)
             return
@@ -661,7 +699,7 @@ class ParlourApp(App[None]):
         self.say(f"Exported the game to {path}.")
 
     async def next_game(self) -> None:
-        following = self.ui.next_game(self.session)
+        following = self.session.next_game()
         if following is None:
             self.say("there is no next game: the game goes on, or the match is over", error=True)
             return
@@ -673,6 +711,8 @@ class ParlourApp(App[None]):
         await self.after_change()
 
 
+_YES_NO = [Choice("y", "Yes", "yes"), Choice("n", "No", "no")]
+
 #: How the computer's answers that are words read in a sentence.
 _COMPUTER_WORDS = {
     "double": "The computer doubles.",
@@ -682,6 +722,29 @@ _COMPUTER_WORDS = {
     "accept": "The computer accepts the resignation.",
     "decline": "The computer declines the resignation: play on.",
 }
+
+
+#: How a player's moves that are words read in a sentence, after the player's name.
+_PLAYER_WORDS = {
+    "roll": "rolls",
+    "double": "doubles",
+    "take": "takes",
+    "drop": "drops",
+    "beaver": "beavers",
+    "accept": "accepts the resignation",
+    "decline": "declines the resignation: play on",
+    "no move": "has no move: the turn passes",
+}
+
+
+def _player_says(name: str, played: str) -> str:
+    """A move just made, as a sentence: "Played e4.", "White rolls.", "Black offers to
+    resign a gammon."."""
+    if played in _PLAYER_WORDS:
+        return f"{name} {_PLAYER_WORDS[played]}."
+    if played.startswith("resign "):
+        return f"{name} offers to resign a {played.removeprefix('resign ')}."
+    return f"Played {played}."
 
 
 def _computer_says(text: str) -> str:

@@ -25,7 +25,10 @@ _FACTORIES: dict[str, Callable[[], GameUI]] = {
 
 
 def game_ui(name: str) -> GameUI:
-    """The app's parts for the game called ``name``."""
+    """The app's parts for the game called ``name``: a game with no widget of its own
+    is drawn as its face's text picture."""
     if name not in _FACTORIES:
-        raise LookupError(f"the terminal app does not know how to draw {name}")
+        from parlour.tui.text_board import TextBoard
+
+        return GameUI(board=TextBoard)
     return _FACTORIES[name]()

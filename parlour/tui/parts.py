@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.protocol import CHANCE, Side, State
+from parlour.core.registry import get_face
 from parlour.tui.board import Board
 from parlour.tui.choice import Choice
 from parlour.tui.session import Session
@@ -38,6 +39,53 @@ def numbered_moves(session: Session) -> list[str]:
     return lines
 
 
+def face_move_list(session: Session) -> list[str]:
+    """The moves as the game's face groups them (a backgammon turn a line), rebuilt
+    from the session's texts: who moved each is read from a replay."""
+    probe = session.game.state_from_text(session.start_text)
+    record = []
+    for version, text in enumerate(session.texts, start=1):
+        turn = probe.turn
+        record.append(
+            {"version": version, "side": None if turn is CHANCE else int(turn), "text": text}
+        )
+        probe.push(probe.parse_move(text))
+    rows = get_face(session.game).move_rows(probe, record)
+    lines = []
+    for row in rows:
+        cells = "  ".join(cell["text"] for cell in row["cells"])
+        lines.append(cells if row["number"] is None else f"{row['number']} {cells}")
+    return lines
+
+
+def series_lines(session: Session) -> list[str]:
+    """The series so far (a match's score and the Crawford game next, a money
+    session's points and its rules), from the game's series; none for a lone game."""
+    finished = list(session.earlier_states)
+    if session.state.is_over():
+        finished.append(session.state)
+    summary = session.series.summary(finished)
+    if summary is None:
+        return []
+    names = session.game.side_names
+    points = summary["points"]
+    lines = []
+    if summary["kind"] == "match":
+        line = f"Match to {summary['match_length']}: {names[0]} {points[0]}, {names[1]} {points[1]}"
+        if summary["over"] and summary["winner"] is not None:
+            lines.append(line)
+            winner = names[summary["winner"]]
+            line = f"[b]{winner} wins the match {max(points)}-{min(points)}[/b]"
+        lines.append(line)
+    elif finished:
+        lines.append(f"Money play: {names[0]} {points[0]}, {names[1]} {points[1]} points")
+    rules = summary.get("rules_in_words") or []
+    if rules:
+        lines.append(f"Rules: {', '.join(rules)}")
+    lines.extend(summary.get("notes") or [])
+    return lines
+
+
 @dataclass
 class GameUI:
     """The per-game parts of the app."""
@@ -49,8 +97,6 @@ class GameUI:
     #: A move to make for a person who has no choice (backgammon's roll when the
     #: cube may not be turned, a turn with no legal play): its text, or None.
     automatic: Callable[[Session], str | None] = field(default=lambda session: None)
-    #: The next game of a match once this one is over, or None when there is none.
-    next_game: Callable[[Session], State[Any] | None] = field(default=lambda session: None)
     #: Extra lines for the side panel (dice, cube, pips, match score).
     details: Callable[[Session], list[str]] = field(default=lambda session: [])
     #: The last move, as the side panel shows it.

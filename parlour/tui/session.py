@@ -7,7 +7,7 @@ computer is to move, what undo may take back, and how to save itself as a small
 JSON file and come back from one. It imports nothing from Textual, so all of this
 is tested without a screen.
 
->>> from parlour.core.registry import get_engine, get_game
+>>> from parlour.core.registry import get_game
 >>> session = Session(get_game("checkers"), Options())
 >>> session.play_text("11-15")
 '11-15'
@@ -23,14 +23,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.backgammon.cube import CubeOptions
-from parlour.backgammon.match import check_match_rules
-from parlour.backgammon.rules import BackgammonGame
 from parlour.core.dice import Dice
 from parlour.core.engine import Engine, Hint
-from parlour.core.errors import NotationError, ParlourError
+from parlour.core.errors import GameOverError, NotationError, ParlourError
 from parlour.core.protocol import CHANCE, Game, Outcome, Side, State
-from parlour.core.registry import get_engine, get_game
+from parlour.core.registry import get_engine, get_face, get_game
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -48,21 +45,38 @@ KNOWN_SAVE_VERSIONS = (SAVE_VERSION, SAVE_VERSION_CUBE_RULES)
 @dataclass
 class Options:
     """How a game is played: against whom, at what level, which side the person
-    takes against the computer, the dice seed, and for backgammon the match length
-    and the optional cube rules (Jacoby, beavers, automatic doubles, a cube limit)."""
+    takes against the computer, the dice seed, and the game's optional rules."""
 
     opponent: str = HUMAN
     level: int | None = None
     side: Side = Side.FIRST
     seed: int | None = None
-    match_length: int = 0
-    cube_rules: CubeOptions = field(default_factory=CubeOptions)
+    #: The game's optional rules by name, as its face's series reads them (for
+    #: backgammon: match_length, jacoby, beavers, automatic_doubles, max_cube); empty
+    #: for the standard rules. The game's face checks them.
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    def rules_in_force(self) -> dict[str, Any]:
+        """The rules asked for other than the match length, leaving out those asked
+        to be off (a rule's false, zero or null value is the standard rule)."""
+        return {
+            name: value
+            for name, value in self.rules.items()
+            if name != "match_length" and value not in (None, False, 0)
+        }
 
     def to_json(self) -> dict[str, Any]:
-        record = asdict(self)
-        record["side"] = "first" if self.side is Side.FIRST else "second"
-        if self.cube_rules == CubeOptions():
-            del record["cube_rules"]  # written only for a game played by them
+        record: dict[str, Any] = {
+            "opponent": self.opponent,
+            "level": self.level,
+            "side": "first" if self.side is Side.FIRST else "second",
+            "seed": self.seed,
+            "match_length": self.rules.get("match_length", 0),
+        }
+        # The file's name for the other optional rules since version 2, when the
+        # backgammon cube's were the first; written only for a game played by them.
+        if self.rules_in_force():
+            record["cube_rules"] = self.rules_in_force()
         return record
 
     @classmethod
@@ -79,35 +93,19 @@ class Options:
         for name, value in (("level", level), ("seed", seed), ("match_length", length)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise NotationError(f"the save file's {name} is {value!r}, not a whole number")
+        others = record.get("cube_rules", {})
+        if not isinstance(others, dict):
+            raise NotationError("the save file's cube rules are not a JSON object")
+        if "match_length" in others:
+            raise NotationError("the save file names the match length among the cube rules")
+        rules = {"match_length": length} if length else {}
         return cls(
             opponent=opponent,
             level=level,
             side=Side.FIRST if side == "first" else Side.SECOND,
             seed=seed,
-            match_length=length or 0,
-            cube_rules=_cube_rules_from_json(record.get("cube_rules", {})),
+            rules={**rules, **others},
         )
-
-
-def _cube_rules_from_json(record: object) -> CubeOptions:
-    """The optional cube rules of a save file (a file from before they were saved
-    has none: every rule off)."""
-    if not isinstance(record, dict):
-        raise NotationError("the save file's cube rules are not a JSON object")
-    kinds = {"jacoby": bool, "beavers": bool, "automatic_doubles": int, "max_cube": int}
-    for name, value in record.items():
-        if name not in kinds:
-            raise NotationError(f"the save file names a cube rule {name!r} that is not known")
-        if name == "max_cube" and value is None:
-            continue  # no limit
-        # A bool is an int to Python, but a count written as true is still a mistake.
-        wanted = kinds[name]
-        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-            raise NotationError(f"the save file's cube rule {name} is {value!r}")
-    try:
-        return CubeOptions(**record)
-    except ValueError as error:
-        raise NotationError(f"the save file's cube rules: {error}") from None
 
 
 @dataclass
@@ -123,7 +121,10 @@ class Session:
     """One game (or one backgammon match) in progress, with its players."""
 
     def __init__(self, game: Game[Any], options: Options, start: str | None = None) -> None:
-        self.game = _played_by(game, options)
+        #: The game (a match, say) under the options' rules; ValueError naming what is
+        #: wrong with rules the game does not play.
+        self.series = get_face(game).series(options.rules)
+        self.game = self.series.game
         self.options = options
         self.dice = Dice(options.seed)
         self.rng = random.Random(options.seed)
@@ -132,7 +133,7 @@ class Session:
         #: The finished states of those games, for exporting the match.
         self.earlier_states: list[State[Any]] = []
         self.state: State[Any] = (
-            self.game.state_from_text(start) if start is not None else self._first_state()
+            self.game.state_from_text(start) if start is not None else self.series.first()
         )
         self.start_text = self.state.to_text()
         #: Every move pushed on :attr:`state`, in notation, as read before it.
@@ -148,18 +149,7 @@ class Session:
         if self.engine is not None and options.level is not None:
             self.engine.check_level(options.level)
 
-    def _first_state(self) -> State[Any]:
-        if self.options.match_length:
-            new_state: Any = self.game.new_state
-            state: State[Any] = new_state(match_length=self.options.match_length)
-            return state
-        return self.game.new_state()
-
     # -- who plays ----------------------------------------------------------------
-
-    @property
-    def against_computer(self) -> bool:
-        return self.engine is not None
 
     @property
     def computer_side(self) -> Side | None:
@@ -200,7 +190,11 @@ class Session:
         return text
 
     def play_text(self, text: str) -> str:
-        """Read a move as typed and play it; return it in canonical notation."""
+        """Read a move as typed and play it; return it in canonical notation. In a
+        game that is over, GameOverError, whatever the text (a move cannot be judged
+        against a position nobody moves in)."""
+        if self.state.is_over():
+            raise GameOverError()
         return self.push(self.state.parse_move(text))
 
     def throw_dice(self) -> list[str]:
@@ -274,13 +268,10 @@ class Session:
 
     # -- save and resume --------------------------------------------------------------
 
-    def records(self) -> list[GameRecord]:
-        return [*self.earlier, GameRecord(self.start_text, list(self.texts))]
-
     def to_json(self) -> dict[str, Any]:
         """The save file's contents."""
         current = GameRecord(self.start_text, list(self.texts))
-        plain = self.options.cube_rules == CubeOptions()
+        plain = not self.options.rules_in_force()
         return {
             "kind": SAVE_KIND,
             "version": SAVE_VERSION if plain else SAVE_VERSION_CUBE_RULES,
@@ -332,11 +323,21 @@ class Session:
     def load(cls, path: Path) -> Session:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise NotationError(f"{path} is not a saved game: it is not text (UTF-8)") from None
         except json.JSONDecodeError as error:
             raise NotationError(f"{path} is not a saved game: {error}") from None
         return cls.from_json(record)
 
     # -- a match: the next game -------------------------------------------------------
+
+    def next_game(self) -> State[Any] | None:
+        """The game that follows this one in the series (the next game of a
+        backgammon match) once this one is over; None while it goes on, or when the
+        series is over."""
+        if not self.state.is_over():
+            return None
+        return self.series.next([*self.earlier_states, self.state])
 
     def start_next_game(self, state: State[Any]) -> None:
         """Put the finished game among the earlier ones and play ``state`` next."""
@@ -345,19 +346,6 @@ class Session:
         self.state = state
         self.start_text = state.to_text()
         self.texts = []
-
-
-def _played_by(game: Game[Any], options: Options) -> Game[Any]:
-    """The game with the optional rules of ``options``: a backgammon game object
-    carries its cube rules, so games by other rules are other objects. ValueError
-    for rules the game does not know, or that a match does not play."""
-    rules = options.cube_rules
-    if rules == CubeOptions():
-        return game
-    if not isinstance(game, BackgammonGame):
-        raise ValueError(f"the cube rules are for backgammon, not {game.title.lower()}")
-    check_match_rules(options.match_length, rules)
-    return game if rules == game.options else BackgammonGame(rules)
 
 
 def _replay(state: State[Any], moves: object, where: str) -> list[str]:

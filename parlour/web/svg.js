@@ -1,3 +1,4 @@
+// @ts-check
 // Small helpers for drawing SVG by hand: every board is plain SVG, sharp at any size.
 
 export const SVG_NS = "http://www.w3.org/2000/svg";

@@ -50,17 +50,17 @@ def run_gnubg(commands: list[str], cwd: Path) -> str:
     return result.stdout + result.stderr
 
 
-def play_session(
+def play_match(
     length: int, seed: int, options: CubeOptions | None = None, games: int = 4
 ) -> BackgammonMatch:
     """A seeded match (or ``games`` money games) with doubles, takes, drops, beavers
     (when on) and resignations, the checker plays chosen at random."""
     rng = random.Random(seed)
-    session = BackgammonMatch(length, options=options)
-    while not session.is_over:
-        if not length and len(session.games) == games:
+    match = BackgammonMatch(length, options=options)
+    while not match.is_over:
+        if not length and len(match.games) == games:
             break
-        state = session.new_game()
+        state = match.new_game()
         while not state.is_over():
             moves = state.legal_moves()
             if state.turn is CHANCE:
@@ -85,8 +85,8 @@ def play_session(
             else:
                 move = rng.choice(sorted(moves, key=repr))  # not hostage to list order
             state.push(move)
-    session.finish()
-    return session
+    match.finish()
+    return match
 
 
 def recorded(game: BackgammonState) -> list[object]:
@@ -109,27 +109,29 @@ def assert_same_games(ours: BackgammonMatch, theirs: BackgammonMatch) -> None:
 
 
 def test_a_match_reads_back_as_written() -> None:
-    session = play_session(7, seed=1)
-    text = write_mat(session, NAMES)
+    match = play_match(7, seed=1)
+    text = write_mat(match, NAMES)
     back = read_mat(text)
     assert back.names == NAMES
-    assert_same_games(session, back.session)
-    assert write_mat(back.session, NAMES) == text
-    reasons = {result.reason for result in session.scores.games}
+    assert_same_games(match, back.match)
+    assert write_mat(back.match, NAMES) == text
+    reasons = {result.reason for result in match.scores.games}
     assert "double refused" in reasons
 
 
 def test_a_money_session_with_beavers_and_automatic_doubles_reads_back() -> None:
     options = CubeOptions(beavers=True, automatic_doubles=1)
-    session = play_session(0, seed=4, options=options, games=6)
-    text = write_mat(session, NAMES)
-    assert text.startswith('; [Beavers "On"]\n; [AutomaticDoubles "1"]\n 0 point match')
+    match = play_match(0, seed=4, options=options, games=6)
+    text = write_mat(match, NAMES)
+    assert text.startswith(
+        '; [Jacoby "Off"]\n; [Beavers "On"]\n; [AutomaticDoubles "1"]\n 0 point match'
+    )
     assert "Beavers => " in text
     back = read_mat(text, options=options)
-    assert_same_games(session, back.session)
-    assert back.session.scores.points == session.scores.points
+    assert_same_games(match, back.match)
+    assert back.match.scores.points == match.scores.points
     # The tags bring the rules back without being told them.
-    assert read_mat(text).session.game.options == options
+    assert read_mat(text).match.game.options == options
 
 
 def test_option_tags_are_checked() -> None:
@@ -143,11 +145,11 @@ def test_option_tags_are_checked() -> None:
 
 
 def test_declined_resignations_leave_no_trace() -> None:
-    session = BackgammonMatch(3)
-    game = session.new_game()
+    match = BackgammonMatch(3)
+    game = match.new_game()
     for text in ["31", "8/5 6/5", "resign gammon", "decline", "roll", "64", "24/18 13/9"]:
         game.play(text)
-    back = read_mat(write_mat(session, NAMES)).session.games[0]
+    back = read_mat(write_mat(match, NAMES)).match.games[0]
     assert back.moves == [m for m in game.moves if m not in (Resign(2), Action.DECLINE)]
     assert back.to_text() == game.to_text()
 
@@ -186,40 +188,40 @@ def final_score(gnubg_output: str) -> tuple[int, tuple[int, int]]:
 
 def test_a_match_gnubg_wrote_replays_through_our_rules(gnubg_match: tuple[str, str]) -> None:
     text, output = gnubg_match
-    match = read_mat(text)
+    read = read_mat(text)
     games, score = final_score(output)
-    assert len(match.session.games) == games
-    assert match.session.scores.score == score
-    assert match.session.is_over
-    assert all(game.is_over() for game in match.session.games)
+    assert len(read.match.games) == games
+    assert read.match.scores.score == score
+    assert read.match.is_over
+    assert all(game.is_over() for game in read.match.games)
 
 
 def test_gnubg_imports_the_match_we_wrote(tmp_path: Path) -> None:
-    session = play_session(5, seed=23)
-    results = session.scores.games
-    assert session.is_over and len(results) == 3
+    match = play_match(5, seed=23)
+    results = match.scores.games
+    assert match.is_over and len(results) == 3
     # This seed's match has all that matters: takes and drops, a gammon, a resignation,
     # the Crawford game and a double after it.
     assert {"double refused", "gammon"} <= {result.reason for result in results}
     assert any(result.reason.startswith("resignation") for result in results)
-    assert any(Action.TAKE in game.moves for game in session.games)
-    assert any(game.crawford for game in session.games)
+    assert any(Action.TAKE in game.moves for game in match.games)
+    assert any(game.crawford for game in match.games)
     assert any(
         not game.crawford and 4 in game.score and Action.DOUBLE in game.moves
-        for game in session.games
+        for game in match.games
     ), "a post-Crawford double"
-    (tmp_path / "ours.mat").write_text(write_mat(session, NAMES))
+    (tmp_path / "ours.mat").write_text(write_mat(match, NAMES))
     output = run_gnubg(
         ["import mat ours.mat", "export match mat theirs.mat", "show score"], tmp_path
     )
     games, score = final_score(output)
-    assert games == len(session.games)
-    assert score == session.scores.score
+    assert games == len(match.games)
+    assert score == match.scores.score
     exported = tmp_path / "theirs.mat"
     assert exported.exists(), output
     back = read_mat(exported.read_text())
     assert back.names == NAMES
-    assert_same_games(session, back.session)
+    assert_same_games(match, back.match)
 
 
 @pytest.mark.parametrize(
@@ -268,14 +270,14 @@ def test_names_must_be_single_words() -> None:
 
 
 def test_first_column_and_second_column_starts() -> None:
-    session = BackgammonMatch(3)
-    game = session.new_game()
+    match = BackgammonMatch(3)
+    game = match.new_game()
     for text in ["13", "8/5 6/5", "roll", "64", "24/18 13/9"]:
         game.play(text)
-    lines = write_mat(session, NAMES).splitlines()
+    lines = write_mat(match, NAMES).splitlines()
     assert lines[4] == "  1)" + " " * 29 + "31: 8/5 6/5"
     assert lines[5] == "  2) 64: 24/18 13/9"
-    back = read_mat("\n".join(lines)).session.games[0]
+    back = read_mat("\n".join(lines)).match.games[0]
     assert back.moves == game.moves
     assert back.moves[0] == Throw((1, 3))  # the second player threw the higher die
 
@@ -311,16 +313,16 @@ def test_our_gnubg_ids_agree_with_gnubg_after_it_imports_the_same_moves(
     tmp_path: Path, first_game: list[str], moves: list[str], phase: Phase
 ) -> None:
     crawford = "resign single" in first_game
-    session = BackgammonMatch(3 if crawford else 5)
-    game = session.new_game()
+    match = BackgammonMatch(3 if crawford else 5)
+    game = match.new_game()
     for text in first_game:
         game.play(text)
-    game = session.new_game()
+    game = match.new_game()
     assert game.crawford == crawford
     for text in moves:
         game.play(text)
     assert game.phase is phase
-    theirs = gnubg_ids_after_import(write_mat(session, NAMES), tmp_path)
+    theirs = gnubg_ids_after_import(write_mat(match, NAMES), tmp_path)
     # gnubg has no name for the moment between "roll" and the dice landing: it shows
     # the player about to roll, which is our text without ":roll".
     ours = game.to_text().removesuffix(":roll")
@@ -344,4 +346,4 @@ def test_a_double_in_the_crawford_game_is_refused_with_its_line() -> None:
     assert str(refused.value).startswith("line 15: this is the Crawford game")
     # Without the last double the file reads, and game 3 is the Crawford game.
     match = read_mat(text.removesuffix("Doubles => 2\n").rstrip() + "\n")
-    assert [game.crawford for game in match.session.games] == [False, False, True]
+    assert [game.crawford for game in match.match.games] == [False, False, True]

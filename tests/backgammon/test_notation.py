@@ -390,7 +390,7 @@ def test_unreadable_play_text(text: str, message: str) -> None:
     [
         (Position.start(), (6, 5), "24/18", "use-both-dice", "both dice must be used"),
         (Position.start(), (6, 5), "6/1 13/8", "closed-point", "point 1 is closed"),
-        (Position.start(), (6, 5), "13/9 13/7", "no-such-die", "13/9 needs a 4"),
+        (Position.start(), (6, 5), "13/9 13/7", "no-such-die", "13/9 is 4 pips"),
         (Position.start(), (6, 5), "5/off 13/7", "no-checker", "no checker on point 5"),
         (Position.start(), (6, 5), "8/14 13/7", "direction", "goes backwards"),
         (Position.start(), (6, 5), "6/off 13/8", "bear-off-not-home", "all your checkers are home"),
@@ -476,3 +476,20 @@ def test_parse_play_never_fails_otherwise() -> None:
             assert str(error) and error.rule
             outcomes["illegal"] += 1
     assert min(outcomes.values()) >= 20, outcomes
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("13/9", "13/9 is 4 pips, which neither die nor both of the roll 6-3 make"),
+        ("24/14", "24/14 is 10 pips, which neither die nor both of the roll 6-3 make"),
+        ("13/7 13/7", "13/7 13/7 moves 12 pips, more than the 9 of the roll 6-3"),
+    ],
+)
+def test_a_play_the_dice_cannot_make_is_explained_in_the_moves_typed(
+    text: str, message: str
+) -> None:
+    # The hops a joined move stands for (13/10/9) are never named: the player typed 13/9.
+    with pytest.raises(IllegalMoveError) as refused:
+        parse_play(Position.start(), (6, 3), text)
+    assert str(refused.value) == message

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from parlour.checkers.notation import PdnGame, read_pdn, write_pdn
-from parlour.checkers.rules import CHECKERS, CheckersState, Move
+from parlour.checkers.board import Move
+from parlour.checkers.pdn import PdnGame, read_pdn, write_pdn
+from parlour.checkers.rules import CHECKERS, CheckersState
 from parlour.core.errors import IllegalMoveError, NotationError, ParlourError
 
 RING = "W:WK10,27:B6,7,14,15,22,23"

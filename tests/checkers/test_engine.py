@@ -27,6 +27,7 @@ from collections.abc import Callable
 import pytest
 
 from parlour.ai.search import MATE_BOUND
+from parlour.checkers.board import BLACK, SQUARE_BIT, WHITE, Move, children
 from parlour.checkers.engine import (
     DOUBLE_CORNERS,
     LEVELS,
@@ -36,15 +37,7 @@ from parlour.checkers.engine import (
     describe_material,
     evaluate,
 )
-from parlour.checkers.rules import (
-    BLACK,
-    CHECKERS,
-    SQUARE_BIT,
-    WHITE,
-    CheckersState,
-    Move,
-    children,
-)
+from parlour.checkers.rules import CHECKERS, CheckersState
 from parlour.core.protocol import Side
 from parlour.core.registry import get_engine
 

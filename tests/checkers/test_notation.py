@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from parlour.checkers.notation import (
-    PdnGame,
-    parse_fen,
-    position_to_fen,
-    read_pdn,
-    read_pdn_game,
-    write_pdn,
-)
-from parlour.checkers.rules import BLACK, CHECKERS, WHITE, CheckersState, Move
+from parlour.checkers.board import BLACK, WHITE, Move
+from parlour.checkers.notation import parse_fen, position_to_fen
+from parlour.checkers.pdn import PdnGame, read_pdn, read_pdn_game, write_pdn
+from parlour.checkers.rules import CHECKERS, CheckersState
 from parlour.core.errors import IllegalMoveError, NotationError
 from tests.checkers.openspiel_oracle import (
     GAME,

@@ -13,16 +13,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from parlour.checkers.rules import (
-    BLACK,
-    CHECKERS,
-    SQUARE_BIT,
-    CheckersState,
-    Move,
-    Position,
-    children,
-    count_moves,
-)
+from parlour.checkers.board import BLACK, SQUARE_BIT, Move, Position, children, count_moves
+from parlour.checkers.rules import CHECKERS, CheckersState
 from tests.checkers.openspiel_oracle import (
     GAME,
     OPENSPIEL_DRAW_PLIES,

@@ -17,7 +17,8 @@ import pytest
 from draughts.boards.american import _CORE, Board
 from draughts.models import Color
 
-from parlour.checkers.rules import CHECKERS, CheckersState, count_moves
+from parlour.checkers.board import count_moves
+from parlour.checkers.rules import CHECKERS, CheckersState
 
 POSITIONS = 3000
 

@@ -3,16 +3,13 @@ cases worked out by hand, the draw claims, and illegal moves explained."""
 
 from __future__ import annotations
 
-import doctest
 import subprocess
 import sys
 
 import pytest
 
-import parlour.checkers
-import parlour.checkers.notation
-import parlour.checkers.rules
-from parlour.checkers.rules import BLACK, CHECKERS, WHITE, CheckersState, Move
+from parlour.checkers.board import BLACK, WHITE, Move
+from parlour.checkers.rules import CHECKERS, CheckersState
 from parlour.core.errors import GameOverError, IllegalMoveError
 from parlour.core.registry import get_game
 
@@ -223,12 +220,6 @@ def test_resignation_and_agreement() -> None:
     assert agreed.agree_draw().is_draw
     assert agreed.legal_moves() == []
     assert not state.is_over()
-
-
-def test_doctests() -> None:
-    for module in (parlour.checkers, parlour.checkers.rules, parlour.checkers.notation):
-        failures, tried = doctest.testmod(module)
-        assert tried > 0 and failures == 0, module.__name__
 
 
 def test_a_declared_ending_does_not_change_what_the_position_decides() -> None:

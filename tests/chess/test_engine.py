@@ -7,6 +7,7 @@ import random
 import chess
 import pytest
 
+from parlour.chess.board import Move
 from parlour.chess.engine import (
     LEVELS,
     MATE,
@@ -19,7 +20,7 @@ from parlour.chess.engine import (
     pawn_key,
     pawn_structure,
 )
-from parlour.chess.rules import CHESS, ChessState, Move
+from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import GameOverError
 from parlour.core.registry import get_engine
 
@@ -325,17 +326,6 @@ def test_a_bare_minor_piece_is_no_advantage() -> None:
     # With a pawn besides, White is winning and the search says so.
     with_pawn = CHESS.state_from_text("8/8/8/2k5/8/8/1K1N2P1/8 w - - 0 1")
     assert Searcher().search(with_pawn, depth=4).score > 300
-
-
-def test_docstring_examples_of_the_engine_and_uci_modules() -> None:
-    import doctest
-
-    import parlour.chess.engine
-    import parlour.chess.uci
-
-    for module in (parlour.chess.engine, parlour.chess.uci):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_quiescence_sees_a_capture_that_mates() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import chess
 import pytest
 
-from parlour.chess.notation import board_fen, parse_fen
-from parlour.chess.rules import CHESS, STARTING_FEN, square
+from parlour.chess.board import STARTING_FEN, square
+from parlour.chess.notation import board_fen
+from parlour.chess.rules import CHESS, parse_fen
 from parlour.core.errors import NotationError
 from parlour.core.protocol import Side
 
@@ -121,3 +122,38 @@ def test_python_chess_also_rejects_each_bad_fen(fen: str, message: str) -> None:
         | chess.STATUS_TOO_MANY_WHITE_PIECES
         | chess.STATUS_TOO_MANY_CHECKERS
     ), fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "words"),
+    [
+        ("4R3/8/8/8/4k3/8/8/K3R3 b - - 0 1", "two pieces on one line through it"),
+        ("7k/8/8/8/4Pp2/8/8/K6R b - e3 0 1", "could not have given"),
+        ("8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "could not have given"),
+    ],
+)
+def test_impossible_checks_are_refused_as_python_chess_refuses_them(fen: str, words: str) -> None:
+    assert chess.Board(fen).status() & chess.STATUS_IMPOSSIBLE_CHECK
+    with pytest.raises(NotationError, match=words):
+        parse_fen(fen)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/4k3/3P4/8/8/4K3 b - d3 0 1",  # the pawn's double step gives the check
+        "8/8/8/8/2P1k3/8/8/1B2K3 b - c3 0 1",  # ...or uncovers the bishop's
+        "4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1",  # two rooks, neither checking
+    ],
+)
+def test_possible_checks_are_accepted_as_python_chess_accepts_them(fen: str) -> None:
+    assert chess.Board(fen).is_valid()
+    assert board_fen(parse_fen(fen)) == chess.Board(fen).fen()
+
+
+def test_wording_of_a_short_fen_and_a_promotion_to_a_king() -> None:
+    with pytest.raises(NotationError, match=r"needs 6 fields .* or the first 4 of them; got 3"):
+        parse_fen("8/8/8/8/8/8/8/K6k w -")
+    state = parse_fen("8/P7/8/8/8/8/8/k6K w - - 0 1")
+    with pytest.raises(NotationError, match="a pawn promotes to a queen, rook, bishop or knight"):
+        state.parse_move("a8=K")

@@ -9,9 +9,8 @@ import chess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.chess.notation import parse_fen
 from parlour.chess.pgn import read_pgn
-from parlour.chess.rules import CHESS
+from parlour.chess.rules import CHESS, parse_fen
 from parlour.core.errors import ParlourError
 
 FEN_ALPHABET = "KQRBNPkqrbnp12345678/ wb-acdefgh0 9x"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from parlour.chess.notation import parse_fen
-from parlour.chess.rules import CHESS, Move, square
+from parlour.chess.board import Move, square
+from parlour.chess.rules import CHESS, parse_fen
 from parlour.core.errors import IllegalMoveError, NotationError
 
 STATE_AFTER_E4_E5_NF3_NC6 = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"

@@ -15,8 +15,9 @@ import random
 import chess
 import pytest
 
+from parlour.chess.board import Move, Piece
 from parlour.chess.notation import parse_san
-from parlour.chess.rules import CHESS, ChessState, Move, Piece
+from parlour.chess.rules import CHESS, ChessState
 from parlour.core.protocol import Side
 
 #: python-chess termination -> our outcome reason.

@@ -11,8 +11,9 @@ import chess
 import chess.pgn
 import pytest
 
+from parlour.chess.board import Move
 from parlour.chess.pgn import GameNode, PgnGame, read_pgn, write_pgn
-from parlour.chess.rules import CHESS, Move
+from parlour.chess.rules import CHESS
 from parlour.core.errors import NotationError
 from parlour.core.protocol import Side
 

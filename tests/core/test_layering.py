@@ -80,35 +80,8 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-#: What the renovation has still to remove, named so that nothing new joins it and
-#: each entry must go from here once it is gone from the code (the tests below fail
-#: on a stale entry too): chess and checkers notation still read their positions
-#: into the rules' State, and the terminal app and the command line still reach into
-#: backgammon and the chess and checkers rules for what their faces should give.
-REMAINING_CIRCLES = [
-    ["parlour.checkers.notation", "parlour.checkers.rules"],
-    ["parlour.chess.notation", "parlour.chess.rules"],
-]
-REMAINING_REACHES = {
-    "parlour.cli": {"parlour.backgammon.cube", "parlour.backgammon.rules", "parlour.chess.uci"},
-    "parlour.tui.backgammon_board": {
-        "parlour.backgammon.board",
-        "parlour.backgammon.cube",
-        "parlour.backgammon.match",
-        "parlour.backgammon.rules",
-    },
-    "parlour.tui.checkers_board": {"parlour.checkers.rules"},
-    "parlour.tui.chess_board": {"parlour.chess.rules"},
-    "parlour.tui.session": {
-        "parlour.backgammon.cube",
-        "parlour.backgammon.match",
-        "parlour.backgammon.rules",
-    },
-}
-
-
 def test_no_circle_of_imports() -> None:
-    assert sorted(circles(graph())) == REMAINING_CIRCLES
+    assert circles(graph()) == []
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -131,4 +104,4 @@ def test_front_ends_reach_a_game_only_through_the_registry() -> None:
             inside = {t for t in targets if len(t.split(".")) > 1 and t.split(".")[1] in GAMES}
             if inside:
                 reaches[name] = inside
-    assert reaches == REMAINING_REACHES
+    assert reaches == {}

@@ -3,7 +3,6 @@ other game; until the engines come, its only level is "random" (seeded)."""
 
 from __future__ import annotations
 
-import doctest
 import time
 from typing import Any
 
@@ -75,8 +74,3 @@ def test_a_slow_computer_delays_no_other_game(
         assert slow.game()["version"] == 1
         game = wait_for(slow, lambda g: g["version"] > 1, slowplayer.THINKING + 30)
         assert [m["side"] for m in game["moves"]][:2] == [None, 0]
-
-
-def test_the_examples_in_the_docstrings_hold() -> None:
-    failures, tried = doctest.testmod(players)
-    assert tried > 0 and failures == 0

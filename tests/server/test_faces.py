@@ -78,3 +78,70 @@ def test_backgammon_steps_reach_exactly_the_legal_plays() -> None:
         else:
             state.push(rng.choice(state.legal_moves()))  # dice too: a random throw
     assert checked == 6
+
+
+def test_backgammon_page_offers_the_cube_and_dice_as_buttons_and_explains_points() -> None:
+    from parlour.backgammon.face import page
+
+    state = BACKGAMMON.new_state()
+    state.play("31")
+    state.play("8/5 6/5")  # Black is to roll or double
+    shown = page(state)
+    assert [(a["move"], a["primary"]) for a in shown["actions"]] == [
+        ("roll", True),
+        ("double", False),
+    ]
+    assert [o["label"] for o in shown["offers"]] == ["Single", "Gammon", "Backgammon"]
+    assert shown["notice"] is None
+    assert shown["info"][0] == {"id": "pips", "text": "Pips: White 163, Black 167"}
+    state.play("double")
+    assert page(state)["notice"] == "Black doubles to 2: take, or drop and lose 1 point."
+    assert [a["move"] for a in page(state)["actions"]] == ["take", "drop"]
+    state.play("take")
+    state.play("64")  # the doubler's throw, after the take
+    notes = backgammon_board(state)["notes"]
+    assert notes["3"] == "There is no checker there."
+    assert notes["5"] == "Those checkers are your opponent's."  # White's new point
+    assert "1" not in notes and "12" not in notes  # Black's 24 and 13: these may move
+
+
+def test_move_rows_number_chess_and_join_a_backgammon_roll_to_its_throw() -> None:
+    from parlour.core.registry import get_face
+
+    chess_record = [
+        {"version": 1, "side": 0, "text": "e4"},
+        {"version": 2, "side": 1, "text": "e5"},
+    ]
+    (row,) = get_face("chess").move_rows(CHESS.new_state(), chess_record)
+    assert row["number"] == "1." and [c["version"] for c in row["cells"]] == [1, 2]
+    state = BACKGAMMON.new_state()
+    record = []
+    for version, (side, text) in enumerate(
+        [(None, "31"), (0, "8/5 6/5"), (1, "roll"), (None, "64"), (1, "24/18 13/9")], start=1
+    ):
+        record.append({"version": version, "side": side, "text": text})
+    rows = get_face("backgammon").move_rows(state, record)
+    assert [r["cells"][0]["text"] for r in rows] == [
+        "Opening throw 3-1",
+        "White: 8/5 6/5",
+        "Black rolls 6-4",
+        "Black: 24/18 13/9",
+    ]
+    assert [r["cells"][0]["version"] for r in rows] == [1, 2, 4, 5]
+
+
+def test_every_export_carries_the_date_it_was_written() -> None:
+    import datetime
+
+    from parlour.core.registry import get_face
+
+    today = datetime.date.today().strftime("%Y.%m.%d")
+    for name, tag in (
+        ("chess", f'[Date "{today}"]'),
+        ("checkers", f'[Date "{today}"]'),
+        ("backgammon", f'; [EventDate "{today}"]'),
+    ):
+        face = get_face(name)
+        series = face.series({})
+        written = face.export([series.first()], ("Ann", "Bob"))
+        assert written is not None and tag in written.text, name

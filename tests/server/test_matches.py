@@ -121,10 +121,10 @@ def test_a_match_goes_game_by_game_to_its_end(db_url: str) -> None:
 
         # The whole match downloads as one .mat file that reads back to the same games.
         text = client.get(f"/api/games/{table.id}/export").text
-        match = read_mat(text)
-        assert len(match.session.games) == 4
-        assert match.session.scores.score == tuple(series["points"])
-        assert match.session.is_over
+        read = read_mat(text)
+        assert len(read.match.games) == 4
+        assert read.match.scores.score == tuple(series["points"])
+        assert read.match.is_over
         final = over
 
     # A restart rebuilds the match exactly from the stored events.
@@ -162,7 +162,7 @@ def test_a_money_session_keeps_its_cube_rules(sqlite_url: str) -> None:
         assert second["board"]["score"] == [0, 0]  # money play keeps no match score
         text = client.get(f"/api/games/{table.id}/export").text
         assert '; [Jacoby "On"]' in text and '; [Beavers "On"]' in text
-        assert read_mat(text).session.game.options.beavers
+        assert read_mat(text).match.game.options.beavers
 
     # Without the rules, the same double cannot be beavered.
     with serving(sqlite_url, dice=Dice(seed=5)) as client:

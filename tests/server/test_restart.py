@@ -97,6 +97,54 @@ def create(base: str, **body: Any) -> Seat:
     return Seat(base, data["game"]["id"], {s["side"]: s["token"] for s in data["seats"]})
 
 
+def hammer(busy: Seat, acknowledged: list[int], stop: threading.Event) -> None:
+    """Offer and decline draws in ``busy`` as fast as the server answers, noting each
+    version acknowledged, until ``stop`` or the server dies."""
+    version = busy.game()["version"]
+    while not stop.is_set():
+        for side, action in ((0, "offer-draw"), (1, "decline-draw")):
+            try:
+                response = busy.act(side, action, version)
+            except httpx.TransportError:
+                return
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+            acknowledged.append(version)
+
+
+def last_version_seen(watcher: Any) -> int:
+    """The last version a live connection was told of, reading it until it ends."""
+    seen = 0
+    try:
+        while True:
+            message = json.loads(watcher.recv(timeout=2))
+            if message["type"] == "update":
+                seen = message["game"]["version"]
+    except Exception:
+        watcher.close()
+    return seen
+
+
+def all_gone(pids: list[int], within: float) -> bool:
+    """Whether every process of ``pids`` has ended within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not any(alive(pid) for pid in pids)
+
+
+def play_to_the_end(seat: Seat, game: dict[str, Any]) -> dict[str, Any]:
+    """Play ``game`` on through ``seat``'s tokens, declining every draw offer."""
+    while game["status"] == "playing":
+        if game["turn"] is None or game["draw_offer"] is not None:
+            response = seat.act(1, "decline-draw", game["version"])
+        else:
+            response = seat.act(game["turn"], "move", game["version"], game["legal_moves"][-1])
+        assert response.status_code == 200, response.text
+        game = response.json()
+    return game
+
+
 @pytest.mark.slow
 def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'games.db'}"
@@ -117,23 +165,11 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         acknowledged: list[int] = []
         stop = threading.Event()
 
-        def hammer() -> None:
-            version = busy.game()["version"]
-            while not stop.is_set():
-                for side, action in ((0, "offer-draw"), (1, "decline-draw")):
-                    try:
-                        response = busy.act(side, action, version)
-                    except httpx.TransportError:
-                        return
-                    assert response.status_code == 200, response.text
-                    version = response.json()["version"]
-                    acknowledged.append(version)
-
         before = {seat.id: seat.game() for seat in quiet}
         versus = create(base, opponent="computer", side=0, level="slow")
         game = versus.game()
         assert versus.act(0, "move", game["version"], "+1").status_code == 200
-        thread = threading.Thread(target=hammer)
+        thread = threading.Thread(target=hammer, args=(busy, acknowledged, stop))
         thread.start()
         while len(acknowledged) < 20:
             time.sleep(0.02)
@@ -144,22 +180,12 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         process.wait(timeout=10)
         stop.set()
         thread.join(timeout=30)
-        seen = 0
-        try:
-            while True:
-                message = json.loads(watcher.recv(timeout=2))
-                if message["type"] == "update":
-                    seen = message["game"]["version"]
-        except Exception:
-            watcher.close()
+        seen = last_version_seen(watcher)
         # The computer was thinking when the server died.
         assert thinking["turn"] == 1 and thinking["version"] == 3
         last = acknowledged[-1]
         # The workers do not outlive their server, though one was thinking.
-        deadline = time.monotonic() + 15
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(pid) for pid in workers)
+        assert all_gone(workers, within=15)
 
     # ...and briefly once it is back.
     with server(db_url, log, thinking=0.2) as (_, base):
@@ -179,14 +205,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
             versions = [event["version"] for event in catch_up["events"]]
             assert versions == list(range(seen + 1, resumed["version"] + 1))
         # The same tokens play on, to the end.
-        game = resumed
-        while game["status"] == "playing":
-            if game["turn"] is None or game["draw_offer"] is not None:
-                response = busy.act(1, "decline-draw", game["version"])
-            else:
-                response = busy.act(game["turn"], "move", game["version"], game["legal_moves"][-1])
-            assert response.status_code == 200, response.text
-            game = response.json()
+        game = play_to_the_end(busy, resumed)
         assert game["outcome"]["reason"] in ("reached ten", "deadlock")
         # The computer, on turn when the server died, moves again after the restart.
         deadline = time.monotonic() + 30

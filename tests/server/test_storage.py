@@ -10,7 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from parlour.core.dice import Dice
-from parlour.server.sessions import MAX_BACKLOG, ApiError, Hall, Session
+from parlour.server.errors import Conflict, http_status
+from parlour.server.hall import Hall
 from parlour.server.storage import (
     Append,
     EventRow,
@@ -21,6 +22,8 @@ from parlour.server.storage import (
     default_url,
     make_engine,
 )
+from parlour.server.table import MAX_BACKLOG, Table
+from parlour.server.wire import update_message
 from tests.conformance.toygame import RACE
 
 
@@ -73,8 +76,8 @@ def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
                 *(hall.act(session.id, token, "move", version, "+1") for _ in range(5)),
                 return_exceptions=True,
             )
-            refused = [r for r in results if isinstance(r, ApiError)]
-            assert len(refused) == 4 and {e.status for e in refused} == {409}
+            refused = [r for r in results if isinstance(r, Conflict)]
+            assert len(refused) == 4 and {http_status(e) for e in refused} == {409}
             assert session.version == version + 2
             assert [e.version for e in store.load_game(session.id).events] == [1, 2, 3]
         finally:
@@ -133,15 +136,15 @@ def test_the_embedded_store_lives_in_the_users_data_directory(
 
 
 def test_a_watcher_that_stops_reading_is_dropped_not_buffered() -> None:
-    session = Session("g", RACE, [], [EventRow(1, "throw", "throw 2")], "now", {})
+    table = Table("g", RACE, [], [EventRow(1, "throw", "throw 2")], "now", {})
     stuck: asyncio.Queue[str | None] = asyncio.Queue()
     reading: asyncio.Queue[str | None] = asyncio.Queue()
-    session.watchers.update((stuck, reading))
+    table.watchers.update((stuck, reading))
     for _ in range(MAX_BACKLOG + 3):
-        session.publish([])
+        table.publish(update_message(table, []))
         while not reading.empty():
             reading.get_nowait()
-    assert session.watchers == {reading}
+    assert table.watchers == {reading}
     assert stuck.qsize() == MAX_BACKLOG + 1
     backlog = [stuck.get_nowait() for _ in range(MAX_BACKLOG + 1)]
     assert backlog[-1] is None and all(isinstance(m, str) for m in backlog[:-1])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
-from parlour.backgammon.cube import CubeOptions
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Outcome, Side
 from parlour.core.registry import get_game
@@ -33,14 +33,18 @@ async def play_turn_by_clicks(pilot: Pilot[Any]) -> list[str]:
     """Click the first point offered until the turn is complete, then press Enter;
     return the moves of the game after it."""
     app: Any = pilot.app
-    builder = app.board.turn_builder()
-    assert builder is not None
-    while not builder.complete:
-        step = builder.options()[0]
-        await pilot.click("#bar-me" if step.start == 25 else f"#pt-{step.start}")
+    assert app.board.turn() is not None
+    while not app.board.turn()["complete"]:
+        await pilot.click(first_source(app))
     await pilot.press("enter")
     await pilot.pause()
     return list(app.session.texts)
+
+
+def first_source(app: Any) -> str:
+    """The cell of the first checker the turn being entered may move."""
+    source = app.board.sources()[0]
+    return "#bar-me" if source == "bar-me" else f"#pt-{source}"
 
 
 def labels(app: Any) -> list[str]:
@@ -77,7 +81,9 @@ def test_a_race_played_to_the_end_by_clicks() -> None:
 
 
 def test_cube_choices_and_match_score(tmp_path: Path) -> None:
-    app: Any = make_app("backgammon", opponent="human", seed=5, match_length=3, directory=tmp_path)
+    app: Any = make_app(
+        "backgammon", opponent="human", seed=5, rules={"match_length": 3}, directory=tmp_path
+    )
 
     async def script(pilot: Pilot[None]) -> None:
         assert phase(app) == "play"  # the opening throw was made by the app
@@ -105,16 +111,19 @@ def test_cube_choices_and_match_score(tmp_path: Path) -> None:
 
     drive(app, script)
     mat = (tmp_path / "parlour-backgammon.mat").read_text()
-    assert mat.startswith(" 3 point match")
+    # The date it was played, as gnubg's EventDate tag, then the match's length.
+    assert re.match(r'; \[EventDate "\d{4}\.\d{2}\.\d{2}"\]\n 3 point match\n', mat)
     assert "Doubles => 2" in mat and "Drops" in mat
 
 
 def test_the_cube_rules_in_play_are_shown_and_played() -> None:
-    rules = CubeOptions(jacoby=True, beavers=True, max_cube=64)
-    app: Any = make_app("backgammon", opponent="human", seed=5, cube_rules=rules)
+    rules = {"jacoby": True, "beavers": True, "max_cube": 64}
+    app: Any = make_app("backgammon", opponent="human", seed=5, rules=rules)
 
     async def script(pilot: Pilot[None]) -> None:
-        assert "Rules: Jacoby, beavers, cube up to 64" in str(app.query_one("#info").render())
+        info = str(app.query_one("#info").render())
+        assert "Rules: Jacoby rule, beavers" in info
+        assert "The cube goes no higher than 64." in info
         await play_turn_by_clicks(pilot)
         await pilot.click("#act-double")
         await pilot.pause()
@@ -148,12 +157,11 @@ def test_illegal_play_explained_undo_in_turn_never_a_throw(tmp_path: Path) -> No
         await pilot.press("f3")
         await pilot.pause()
         assert status(app) == "Cannot undo: the dice have been thrown: a throw is never taken back"
-        builder = app.board.turn_builder()
-        await pilot.click(f"#pt-{builder.options()[0].start}")
-        assert len(builder.steps) == 1
+        await pilot.click(first_source(app))
+        assert len(app.board.steps) == 1
         await pilot.press("f3")
         await pilot.pause()
-        assert builder.steps == []
+        assert app.board.steps == []
         assert status(app) == "Checker taken back."
         played = await play_turn_by_clicks(pilot)
         assert len(played) == 2
@@ -224,15 +232,14 @@ def test_confirm_and_take_back_buttons() -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         assert labels(app) == []
-        builder = app.board.turn_builder()
-        await pilot.click(f"#pt-{builder.options()[0].start}")
+        await pilot.click(first_source(app))
         await pilot.pause()
         assert labels(app) == ["Take back"]
         await pilot.click("#act-undo")
         await pilot.pause()
-        assert builder.steps == []
-        while not builder.complete:
-            await pilot.click(f"#pt-{builder.options()[0].start}")
+        assert app.board.steps == []
+        while not app.board.turn()["complete"]:
+            await pilot.click(first_source(app))
         await pilot.pause()
         assert labels(app) == ["Confirm", "Take back"]
         await pilot.click("#act-confirm")
@@ -270,8 +277,8 @@ def test_computer_reply_and_hint_from_the_backgammon_engine() -> None:
 
 def test_a_resignation_asked_for_after_the_automatic_roll_is_offered_next_turn() -> None:
     # The cube is capped at 2 so that Black, its owner, cannot redouble either.
-    rules = CubeOptions(max_cube=2)
-    app: Any = make_app("backgammon", start=SHUT_IN, opponent="computer", seed=4, cube_rules=rules)
+    rules = {"max_cube": 2}
+    app: Any = make_app("backgammon", start=SHUT_IN, opponent="computer", seed=4, rules=rules)
 
     async def script(pilot: Pilot[None]) -> None:
         session = app.session
@@ -304,9 +311,11 @@ def test_a_resignation_asked_for_after_the_automatic_roll_is_offered_next_turn()
     drive(app, script)
 
 
-@pytest.mark.parametrize(("rules", "points"), [(CubeOptions(), 2), (CubeOptions(jacoby=True), 1)])
-def test_a_gammon_offer_the_engine_accepts_ends_the_game(rules: CubeOptions, points: int) -> None:
-    app: Any = make_app("backgammon", start=START, opponent="computer", seed=1, cube_rules=rules)
+@pytest.mark.parametrize(("rules", "points"), [({}, 2), ({"jacoby": True}, 1)])
+def test_a_gammon_offer_the_engine_accepts_ends_the_game(
+    rules: dict[str, Any], points: int
+) -> None:
+    app: Any = make_app("backgammon", start=START, opponent="computer", seed=1, rules=rules)
 
     async def script(pilot: Pilot[None]) -> None:
         session = app.session
@@ -325,8 +334,8 @@ def test_a_gammon_offer_the_engine_accepts_ends_the_game(rules: CubeOptions, poi
 
 
 def test_between_two_people_a_held_offer_is_answered_by_the_other() -> None:
-    rules = CubeOptions(max_cube=1)  # nobody may double: every roll is thrown by the app
-    app: Any = make_app("backgammon", start=START, opponent="human", seed=3, cube_rules=rules)
+    rules = {"max_cube": 1}  # nobody may double: every roll is thrown by the app
+    app: Any = make_app("backgammon", start=START, opponent="human", seed=3, rules=rules)
 
     async def script(pilot: Pilot[None]) -> None:
         session = app.session
@@ -379,3 +388,16 @@ def test_the_computers_answers_read_as_sentences() -> None:
     assert _computer_says("take") == "The computer takes."
     assert _computer_says("resign gammon") == "The computer offers to resign a gammon."
     assert _computer_says("13/9 6/5") == "The computer played 13/9 6/5."
+
+
+def test_a_roll_and_its_dice_are_said_in_words() -> None:
+    app: Any = make_app("backgammon", start=START, opponent="human", seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert phase(app) == "cube"
+        await pilot.click("#act-roll")
+        await pilot.pause()
+        dice = app.session.state.dice
+        assert status(app) == f"White rolls.  White rolled {dice[0]}-{dice[1]}."
+
+    drive(app, script)

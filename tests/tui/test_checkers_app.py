@@ -19,7 +19,7 @@ def test_moves_by_click_and_by_typing() -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.click("#sq-11")
-        assert app.board.targets() == {15, 16}  # type: ignore[attr-defined]
+        assert app.board.targets() == {"15", "16"}  # type: ignore[attr-defined]
         assert "target" in app.query_one("#sq-15").classes
         await pilot.click("#sq-15")
         await pilot.pause()
@@ -93,6 +93,8 @@ def test_undo_takes_back_one_move_between_two_players() -> None:
         assert app.session.texts == []
         assert status(app) == "Cannot undo: there is no move to take back"
         await type_line(pilot, "resign")
+        await pilot.press("r")  # yes: resign the game
+        await pilot.pause()
         assert status(app) == "White wins: resignation (1 point)."
         await type_line(pilot, "undo")
         assert "stays ended" in status(app)

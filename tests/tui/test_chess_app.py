@@ -150,7 +150,7 @@ def test_a_cancelled_promotion_changes_nothing() -> None:
         assert not isinstance(app.screen, ChoiceScreen)
         assert app.session.texts == []
         assert app.session.state.to_text() == PROMOTION
-        assert app.board.picked is None  # type: ignore[attr-defined]
+        assert app.board.path == []  # type: ignore[attr-defined]
         assert status(app) == "promotion cancelled: the pawn stays where it was"
         await pilot.click("#sq-a7")  # and the pawn may still be moved
         await pilot.click("#sq-a8")
@@ -176,5 +176,47 @@ def test_f7_resigns_after_asking() -> None:
         await pilot.press("r")
         await pilot.pause()
         assert status(app) == "White wins: resignation (1 point)."
+
+    drive(app, script)
+
+
+def test_after_the_end_a_move_or_a_hint_is_told_the_game_is_over() -> None:
+    # Fool's mate: White is checkmated; the game is over.
+    mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    app = make_app("chess", start=mated, opponent="computer")
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert app.session.state.is_over()
+        await type_line(pilot, "e4")
+        assert status(app) == "Not allowed: the game is over"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert status(app) == "the game is over: there is no move to hint at"
+
+    drive(app, script)
+
+
+def test_typed_resign_and_draw_ask_first_and_moves_lists_the_legal_moves() -> None:
+    app = make_app("chess", opponent="human")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await type_line(pilot, "moves")
+        assert status(app).startswith("Legal moves: ")
+        assert "e4" in status(app) and "Nf3" in status(app)
+        await type_line(pilot, "resign")
+        assert isinstance(app.screen, ChoiceScreen), "a typed resign asks, as F7 does"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.session.state.is_over()
+        await type_line(pilot, "draw")
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert status(app) == "No draw: play on." and not app.session.state.is_over()
+        await type_line(pilot, "draw")
+        await pilot.press("y")
+        await pilot.pause()
+        outcome = app.session.state.outcome()
+        assert outcome is not None and outcome.winner is None
 
     drive(app, script)

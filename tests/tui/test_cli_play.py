@@ -84,8 +84,8 @@ def test_play_refuses_bad_input(
     ("arguments", "message"),
     [
         (["--level", "3", "--opponent", "human"], "--level is the computer's level"),
-        (["--match", "5"], "--match is for backgammon, not checkers"),
-        (["--match", "-1"], "--match is a number of points"),
+        (["--match", "5"], "--match: Checkers has no optional rules"),
+        (["--match", "-1"], "argument --match: -1 is not a count"),
         (["--plain", "--resume", "x.json"], "--plain is one game between two people"),
         (["--plain", "--opponent", "computer"], "leave out --opponent computer"),
         (["--plain", "--level", "2"], "leave out --level"),
@@ -150,7 +150,6 @@ def test_every_cube_rule_reaches_the_game(started: list[tuple[Session, Path | No
     arguments = ["--jacoby", "--beavers", "--automatic-doubles", "2", "--max-cube", "64"]
     session, state = started_backgammon(started, *arguments)
     rules = CubeOptions(jacoby=True, beavers=True, automatic_doubles=2, max_cube=64)
-    assert session.options.cube_rules == rules
     assert state.options == rules
     assert session.game.options == rules  # type: ignore[attr-defined]
 
@@ -214,7 +213,9 @@ def test_resume_keeps_the_cube_rules(
     started: list[tuple[Session, Path | None]], tmp_path: Path
 ) -> None:
     rules = CubeOptions(jacoby=True, beavers=True, max_cube=16)
-    session = Session(get_game("backgammon"), Options(cube_rules=rules))
+    session = Session(
+        get_game("backgammon"), Options(rules={"jacoby": True, "beavers": True, "max_cube": 16})
+    )
     for text in ("31", "8/5 6/5", "double", "beaver"):  # legal only with beavers
         session.play_text(text)
     path = tmp_path / "saved.json"
@@ -226,7 +227,6 @@ def test_resume_keeps_the_cube_rules(
     assert plain.to_json()["version"] == 1
     assert cli.main(["play", "backgammon", "--resume", str(path)]) == 0
     resumed = started[0][0]
-    assert resumed.options.cube_rules == rules
     assert isinstance(resumed.state, BackgammonState)
     assert resumed.state.options == rules
     assert resumed.texts == session.texts
@@ -236,18 +236,25 @@ def test_resume_keeps_the_cube_rules(
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["chess", "--jacoby"], "--jacoby is for backgammon, not chess"),
+        (["chess", "--jacoby"], "--jacoby: Chess has no optional rules (asked for: jacoby)"),
         (
             ["checkers", "--beavers", "--max-cube", "8"],
-            "--beavers and --max-cube are for backgammon, not checkers",
+            "--beavers and --max-cube: Checkers has no optional rules",
         ),
         (
             ["backgammon", "--match", "5", "--jacoby", "--automatic-doubles", "1"],
-            "--jacoby and --automatic-doubles are for money play, not a match",
+            "--match, --jacoby and --automatic-doubles: the Jacoby rule and automatic doubles "
+            "are for money play, not a 5-point match",
         ),
-        (["backgammon", "--max-cube", "48"], "argument --max-cube: 48 is not a cube value"),
-        (["backgammon", "--max-cube", "65536"], "argument --max-cube: 65536 is not a cube value"),
-        (["backgammon", "--max-cube", "0"], "argument --max-cube: 0 is not a cube value"),
+        (["backgammon", "--max-cube", "48"], "--max-cube: max_cube must be a power of two"),
+        (
+            ["backgammon", "--max-cube", "65536"],
+            "--max-cube: max_cube must be a whole number from 1 to 32768",
+        ),
+        (
+            ["backgammon", "--max-cube", "0"],
+            "--max-cube: max_cube must be a whole number from 1 to 32768",
+        ),
         (
             ["backgammon", "--automatic-doubles", "-1"],
             "argument --automatic-doubles: -1 is not a count: give 0 or more",
@@ -281,6 +288,6 @@ def test_money_only_rules_go_with_a_match_when_off(
     started: list[tuple[Session, Path | None]],
 ) -> None:
     # No automatic doubles asked for is no money-play rule: a match may say so.
-    session, state = started_backgammon(started, "--match", "3", "--automatic-doubles", "0")
+    _, state = started_backgammon(started, "--match", "3", "--automatic-doubles", "0")
     assert state.match_length == 3
-    assert session.options.cube_rules == CubeOptions()
+    assert state.options == CubeOptions()

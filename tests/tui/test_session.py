@@ -128,13 +128,13 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
             '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
             '"start": "4HPwATDgc/ABMA", "moves": [], '
             '"options": {"cube_rules": {"raccoons": true}}}',
-            "a cube rule 'raccoons' that is not known",
+            "backgammon has no rule 'raccoons'",
         ),
         (
             '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
             '"start": "4HPwATDgc/ABMA", "moves": [], '
             '"options": {"cube_rules": {"jacoby": 1}}}',
-            "cube rule jacoby is 1",
+            "jacoby must be true or false",
         ),
         (
             '{"kind": "parlour saved game", "version": 1, "game": "backgammon", '
@@ -152,7 +152,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
             '{"kind": "parlour saved game", "version": 1, "game": "chess", '
             '"start": "8/8/8/8/8/8/8/K6k w - - 0 1", "moves": [], '
             '"options": {"cube_rules": {"max_cube": 4}}}',
-            "the cube rules are for backgammon, not chess",
+            "Chess has no optional rules",
         ),
     ],
 )

@@ -1,3 +1,4 @@
+// @ts-check
 // The backgammon board: 24 points as triangles, checkers stacked on them (a number
 // on the top checker when the stack is taller than five), the bar, the trays of
 // checkers borne off, the dice and the cube. Points are numbered from the first
@@ -14,6 +15,12 @@ const H = 100; // a point's height
 const R = 9.4; // a checker's radius
 
 /** Where point p (1..24, first side's numbering) is drawn: [x of its left edge, top?]. */
+/**
+ * Where point ``p`` is drawn: its left edge, and whether it hangs from the top.
+ * @param {number} p
+ * @param {boolean} flipped
+ * @returns {[number, boolean]}
+ */
 function spot(p, flipped) {
   const q = flipped ? 25 - p : p;
   if (q <= 12) {

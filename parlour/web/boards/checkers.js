@@ -1,3 +1,4 @@
+// @ts-check
 // The checkers board: squares 1-32 on the dark squares, Black's men starting on
 // 1-12 at the top of the standard diagram. A picked-up piece shows where it may go;
 // when a jump is compulsory, picking up a piece that cannot jump says why.

@@ -1,3 +1,4 @@
+// @ts-check
 // The chess board: the server's board data drawn on squares; a picked-up piece
 // shows its legal destinations; a pawn reaching the last rank asks what it becomes.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A board of squares (chess and checkers share it): draws the squares, the pieces
 // and the marks, and turns clicks and drags into "from -> to" attempts.
 

@@ -1,0 +1,72 @@
+"""Node counts and node rates of the chess and checkers engines at a fixed depth.
+
+A refactoring of hot code must leave the search exactly as it was: the same node
+count at the same depth on the same positions (so the same moves and scores). The
+rate in nodes a second is what such a change may cost; compare it with the code
+before the change in the same run (``git worktree add`` the old commit and run this
+script there with ``PYTHONPATH`` set to it, in turn with this one).
+
+    python benchmarks/engine_nodes.py            # both engines
+    python benchmarks/engine_nodes.py --game chess
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.rules import CHECKERS
+from parlour.chess.engine import Searcher
+from parlour.chess.rules import CHESS
+
+CHESS_POSITIONS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+]
+CHECKERS_POSITIONS = [
+    "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+    "W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+]
+
+
+def chess_nodes(depth: int) -> tuple[list[int], float]:
+    counts = []
+    started = time.perf_counter()
+    for fen in CHESS_POSITIONS:
+        searcher = Searcher()
+        searcher.search(CHESS.state_from_text(fen), depth=depth)
+        counts.append(searcher.nodes)
+    return counts, time.perf_counter() - started
+
+
+def checkers_nodes(depth: int) -> tuple[list[int], float]:
+    counts = []
+    started = time.perf_counter()
+    for fen in CHECKERS_POSITIONS:
+        result = CheckersEngine().analyse(CHECKERS.state_from_text(fen), depth=depth)
+        counts.append(result.nodes)
+    return counts, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=("chess", "checkers"), action="append")
+    parser.add_argument("--chess-depth", type=int, default=6)
+    parser.add_argument("--checkers-depth", type=int, default=9)
+    args = parser.parse_args()
+    for game in args.game or ["chess", "checkers"]:
+        if game == "chess":
+            counts, seconds = chess_nodes(args.chess_depth)
+            depth = args.chess_depth
+        else:
+            counts, seconds = checkers_nodes(args.checkers_depth)
+            depth = args.checkers_depth
+        rate = sum(counts) / seconds
+        listed = ", ".join(f"{n:,}" for n in counts)
+        print(f"{game:9} depth {depth}: nodes {listed}; {seconds:.2f} s, {rate:,.0f} nodes/s")
+
+
+if __name__ == "__main__":
+    main()

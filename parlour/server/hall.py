@@ -1,0 +1,446 @@
+"""The hall: every game the server knows, and the one path by which any changes.
+
+Every change, from a player or from the server itself, goes the same way: under the
+table's lock, check the version the player saw and that the seat may act, apply the
+action to a copy of the game's progress through the game's rules (which refuse an
+illegal move with the rule it breaks), throw the dice on the server whenever the
+position reaches a chance node, append all the resulting events to the store in one
+transaction, and only then adopt the new progress and tell the watchers. A refused
+action therefore changes nothing, in memory or in the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import zlib
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+from parlour.core import registry
+from parlour.core.dice import Dice
+from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
+from parlour.core.protocol import CHANCE, Side
+from parlour.server import players
+from parlour.server.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Refusal,
+    Unavailable,
+    from_rules,
+)
+from parlour.server.play import ACTIONS, Progress, apply, throw_dice
+from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
+from parlour.server.storage import (
+    Append,
+    EventRow,
+    NewGame,
+    SeatRow,
+    StaleVersionError,
+    Store,
+    StoredGame,
+    UnknownGameIdError,
+)
+from parlour.server.table import Seat, Table
+from parlour.server.wire import update_message
+
+log = logging.getLogger("parlour.server")
+T = TypeVar("T")
+
+OPPONENTS = ("friend", "computer", "local")
+
+#: The most appends written in one transaction.
+MAX_BATCH = 256
+
+
+class Hall:
+    """Every game the server knows: creates them, finds them (loading from the store
+    on first use), and carries out the seats' actions. Appends to the store are
+    group-committed; SQLite is written on the event loop, a database server from
+    worker threads. Computer players think in worker processes."""
+
+    def __init__(self, store: Store, *, dice: Dice | None = None, workers: int = 2) -> None:
+        self.store = store
+        self.dice = dice or Dice()  # SystemRandom: nobody can predict a throw
+        self.tables: dict[str, Table] = {}
+        self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
+        self._workers = workers
+        # SQLite is a library in this process: a write is a fraction of a millisecond
+        # of work, cheaper done at once on the event loop than handed to a thread
+        # (two thread switches per write, each a wait for the GIL and a core on a
+        # busy machine). It assumes one server process per database file, so that
+        # no other writer holds the lock. A database server is waited on in threads.
+        self._inline = store.is_sqlite
+        self._pool: ProcessPoolExecutor | None = None
+        self._loading = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        # Writes waiting for the writer, which takes them all in one transaction.
+        self._queued: list[tuple[Append | NewGame, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def _in_db(self, function: Callable[..., T], *args: Any) -> T:
+        if self._inline:
+            return function(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(function, *args))
+
+    async def start(self) -> None:
+        """Load every unfinished game and let the computer move where it is to."""
+        # Forked workers, started now, before the server has other threads: a fork
+        # copies only the calling thread, and a spawned worker would re-run the
+        # ``parlour serve`` command that started the server.
+        self._pool = ProcessPoolExecutor(
+            max_workers=self._workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=players.start_worker,
+            initargs=(os.getpid(),),
+        )
+        await asyncio.get_running_loop().run_in_executor(self._pool, players.ready)
+        for game_id in await self._in_db(self.store.game_ids, "playing"):
+            try:
+                table = await self.get(game_id)
+            except Refusal as error:
+                log.error("game %s cannot be resumed: %s", game_id, error.detail)
+                continue
+            self._computer_turn(table)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    # -- creating and joining ----------------------------------------------------------
+
+    async def create(
+        self,
+        game_name: str,
+        opponent: str,
+        side: int,
+        level: str | None,
+        rules: dict[str, Any] | None = None,
+    ) -> tuple[Table, list[dict[str, Any]], str | None]:
+        """A new game (under the optional ``rules``, such as a backgammon match's
+        length): returns the table, the creator's seat tokens and, for a friend's
+        game, the invite code for the other seat."""
+        try:
+            game = registry.get_game(game_name)
+        except UnknownGameError as error:
+            raise NotFound("unknown-game", str(error)) from None
+        try:
+            series = registry.get_face(game).series(rules)
+        except ValueError as error:
+            raise BadRequest("bad-rules", str(error)) from None
+        if opponent not in OPPONENTS:
+            raise BadRequest("bad-request", f"opponent must be one of {', '.join(OPPONENTS)}")
+        if side not in (0, 1):
+            raise BadRequest("bad-request", "side must be 0 or 1")
+        if opponent == "computer":
+            level = level or "random"
+            known_levels = players.levels_of(game_name)
+            if level not in known_levels:
+                known = ", ".join(known_levels)
+                raise BadRequest("unknown-level", f"no computer level {level!r} ({known})")
+        elif level is not None:
+            raise BadRequest("bad-request", "a level is only for a computer opponent")
+        mine = Side(side)
+        tokens: list[dict[str, Any]] = []
+        invite: str | None = None
+        seat_rows: list[SeatRow] = []
+        for seat_side in Side:
+            if seat_side is mine or opponent == "local":
+                token = new_token()
+                tokens.append({"side": int(seat_side), "token": token})
+                seat_rows.append(SeatRow(int(seat_side), "human", hash_token(token)))
+            elif opponent == "computer":
+                seat_rows.append(SeatRow(int(seat_side), "computer", level=level))
+            else:
+                invite = new_token()
+                seat_rows.append(SeatRow(int(seat_side), "human", invite_hash=hash_token(invite)))
+        progress = Progress(series.first(), series)
+        events: list[EventRow] = []
+        throw_dice(progress, self.dice, events)
+        game_id = new_game_id()
+        options: dict[str, Any] = {"opponent": opponent}
+        if series.rules:
+            options["rules"] = series.rules
+        new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
+        await self._write(new)
+        table = Table(
+            game_id,
+            game,
+            [Seat(Side(r.side), r.player, r.token_hash, r.level, r.invite_hash) for r in seat_rows],
+            events,
+            new.created.isoformat(),
+            options,
+        )
+        self.tables[game_id] = table
+        self._computer_turn(table)
+        return table, tokens, invite
+
+    async def join(self, game_id: str, invite: str) -> tuple[Side, str]:
+        """Exchange an invite code, once, for its seat's token."""
+        table = await self.get(game_id)
+        async with table.lock:
+            for seat in table.seats:
+                if token_matches(invite, seat.invite_hash):
+                    break
+            else:
+                raise Forbidden("bad-invite", "this invite is not valid (or already used)")
+            token = new_token()
+            event = EventRow(table.version + 1, "join", "", int(seat.side))
+            row = SeatRow(int(seat.side), "human", hash_token(token))
+            progress = table.progress.copy()
+            apply(progress, event)
+            await self._commit(table, progress, [event], row)
+            seat.token_hash, seat.invite_hash = row.token_hash, None
+            table.publish(update_message(table, [event]))
+            return seat.side, token
+
+    # -- finding -----------------------------------------------------------------------
+
+    async def get(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(game_id)
+            if table is not None:
+                return table
+            try:
+                stored = await self._in_db(self.store.load_game, game_id)
+            except UnknownGameIdError:
+                raise NotFound("unknown-game-id", f"there is no game {game_id!r}") from None
+            table = self._replay(stored)
+            self.tables[game_id] = table
+            return table
+
+    @staticmethod
+    def _replay(stored: StoredGame) -> Table:
+        try:
+            game = registry.get_game(stored.name)
+            return Table(
+                stored.id,
+                game,
+                [
+                    Seat(Side(s.side), s.player, s.token_hash, s.level, s.invite_hash)
+                    for s in stored.seats
+                ],
+                stored.events,
+                stored.created.isoformat(),
+                stored.options,
+            )
+        except (ParlourError, Refusal, ValueError) as error:
+            log.error("game %s does not replay: %s", stored.id, error)
+            raise Unavailable(
+                "unreadable-game", f"game {stored.id} cannot be rebuilt: {error}"
+            ) from None
+
+    # -- acting --------------------------------------------------------------------------
+
+    async def act(
+        self,
+        game_id: str,
+        token: str,
+        action: str,
+        version: int,
+        move: str | None = None,
+    ) -> Table:
+        """Carry out a seat's action (see :data:`ACTIONS`) against ``version``."""
+        table = await self.get(game_id)
+        side = table.side_of(token)
+        await self.act_as(table, side, action, version, move)
+        return table
+
+    async def act_as(
+        self, table: Table, side: Side, action: str, version: int, move_text: str | None
+    ) -> None:
+        """Carry out an action of the seat ``side`` (already authenticated)."""
+        kind = ACTIONS.get(action)
+        if kind is None:
+            known = ", ".join(ACTIONS)
+            raise BadRequest("bad-action", f"unknown action {action!r} (one of: {known})")
+        if (kind == "move") != (move_text is not None):
+            detail = "a move needs its text" if kind == "move" else f"{action} takes no move"
+            raise BadRequest("bad-request", detail)
+        async with table.lock:
+            if version != table.version:
+                raise Conflict(
+                    "stale-version",
+                    f"the game is at version {table.version}, not {version}",
+                    version=table.version,
+                )
+            progress = table.progress.copy()
+            state = progress.state
+            events: list[EventRow] = []
+            try:
+                if kind == "move":
+                    assert move_text is not None
+                    if state.is_over():
+                        raise IllegalMoveError("the game is over", rule="game-over")
+                    if state.turn is not side:
+                        raise Forbidden("not-your-turn", "it is not your turn")
+                    parsed = state.parse_move(move_text)
+                    text = state.move_to_text(parsed)
+                    event = EventRow(progress.version + 1, kind, text, int(side))
+                    apply(progress, event, parsed)
+                else:
+                    payload = ""
+                    if kind == "claim":
+                        payload = state.claimable_draw() or ""
+                    event = EventRow(progress.version + 1, kind, payload, int(side))
+                    apply(progress, event)
+                events.append(event)
+                throw_dice(progress, self.dice, events)
+            except ParlourError as error:
+                raise from_rules(error) from None
+            await self._commit(table, progress, events)
+            table.publish(update_message(table, events))
+        self._computer_turn(table)
+
+    async def _commit(
+        self,
+        table: Table,
+        progress: Progress,
+        events: list[EventRow],
+        seat_update: SeatRow | None = None,
+    ) -> None:
+        """Store ``events`` (one transaction) and adopt ``progress``; the caller holds
+        the table's lock."""
+        status = "over" if progress.state.is_over() else "playing"
+        try:
+            await self._write(Append(table.id, table.version, events, status, seat_update))
+        except StaleVersionError:
+            # Another server process wrote to this game: forget our copy.
+            self.tables.pop(table.id, None)
+            raise Conflict("stale-version", "the game changed elsewhere; reload it") from None
+        table.progress = progress
+        table.events.extend(events)
+
+    async def _write(self, write: Append | NewGame) -> None:
+        """Have ``write`` stored, together with whatever else is waiting."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        await done
+
+    async def _write_queued(self) -> None:
+        """Group commit: while one transaction is being written, the appends that
+        arrive queue up, and the next transaction takes them all (at most
+        :data:`MAX_BATCH`). One game has at most one append queued (its lock).
+        Every waiting append gets an answer, whatever fails."""
+        while self._queued:
+            if self._inline:
+                await asyncio.sleep(0)  # let the appends of this loop turn gather
+            batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
+            results: list[Exception | None]
+            try:
+                results = await self._in_db(self.store.write_many, [w for w, _ in batch])
+                if len(results) != len(batch):
+                    raise RuntimeError("the store answered a batch with the wrong count")
+            except BaseException as failure:
+                error = failure if isinstance(failure, Exception) else RuntimeError("stopped")
+                results = [error] * len(batch)
+                if not isinstance(failure, Exception):
+                    self._answer(batch, results)
+                    raise
+            self._answer(batch, results)
+
+    @staticmethod
+    def _answer(
+        batch: list[tuple[Append | NewGame, asyncio.Future[None]]],
+        results: list[Exception | None],
+    ) -> None:
+        for (_, done), refusal in zip(batch, results, strict=True):
+            if done.done():
+                continue
+            if refusal is None:
+                done.set_result(None)
+            else:
+                done.set_exception(refusal)
+
+    # -- the computer -------------------------------------------------------------------
+
+    async def hint(self, table: Table, side: Side) -> dict[str, Any]:
+        """The engine's advice for ``side``, in a game against the computer, when it
+        is that side's turn. The engine thinks in a worker process."""
+        state = table.progress.state
+        if not any(seat.player == "computer" for seat in table.seats):
+            raise Forbidden("no-hint", "hints are given only in a game against the computer")
+        if state.is_over() or state.turn is not side:
+            raise Conflict("not-your-turn", "a hint is for the player whose turn it is")
+        assert self._pool is not None
+        try:
+            advice: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
+                self._pool,
+                players.hint,
+                registry.GAMES[table.game.name],
+                table.game.name,
+                table.rules,
+                state.to_text(),
+            )
+        except ParlourError as error:
+            raise NotFound("no-hint", str(error)) from None
+        advice["version"] = table.version
+        return advice
+
+    def _computer_turn(self, table: Table) -> None:
+        """If a computer seat is on turn, let it think in a worker process."""
+        state = table.progress.state
+        if state.is_over() or state.turn is CHANCE:
+            return
+        seat = table.seats[int(state.turn)]
+        if seat.player != "computer" or table.thinking is not None:
+            return
+        task = asyncio.get_running_loop().create_task(self._think(table, seat))
+        table.thinking = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _think(self, table: Table, seat: Seat) -> None:
+        version = table.version
+        position = table.progress.state.to_text()
+        seed = zlib.crc32(f"{table.id}:{version}".encode())
+        moved = False
+        try:
+            assert self._pool is not None
+            try:
+                text = await asyncio.get_running_loop().run_in_executor(
+                    self._pool,
+                    players.think,
+                    players.target_of(seat.level or "random"),
+                    registry.GAMES[table.game.name],
+                    table.game.name,
+                    table.rules,
+                    position,
+                    seed,
+                )
+                await self.act_as(table, seat.side, "move", version, text)
+            except Refusal as error:
+                if isinstance(error, Conflict) or error.code == "not-your-turn":
+                    return  # the game moved on (a resignation, say) while it thought
+                log.error("computer move refused in game %s: %s", table.id, error.detail)
+                # A random legal move rather than a game that waits for ever.
+                text = players.random_move(table.game, position, seed)
+                await self.act_as(table, seat.side, "move", version, text)
+            moved = True
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer could not move in game %s", table.id)
+        finally:
+            table.thinking = None
+        if moved and table.id in self.tables:
+            self._computer_turn(table)

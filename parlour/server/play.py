@@ -1,0 +1,185 @@
+"""A game's progress, and the one function by which anything happens to it.
+
+:class:`Progress` is a game's position with what the rules do not track: a pending
+draw offer, the record of moves in the game's notation, and in a series of games (a
+backgammon match) the series and its finished games. :func:`apply` applies one event
+of the game's log to it, checked against the rules; live play and the replay of a
+stored log go through it alike, so a restarted server rebuilds each game exactly.
+:func:`throw_dice` throws the server's dice whenever the position waits on them.
+
+Nothing here knows HTTP: the rules refuse with their own errors
+(:mod:`parlour.core.errors`), and what only a server refuses (a move out of turn, an
+answer to no offer) is a :class:`~parlour.server.errors.Refusal` of its kind.
+
+>>> from parlour.core.registry import get_face
+>>> series = get_face("checkers").series({})
+>>> progress = Progress(series.first(), series)
+>>> apply(progress, EventRow(1, "move", "11-15", 0))
+>>> progress.version, progress.record[-1]["text"], progress.state.turn
+(1, '11-15', <Side.SECOND: 1>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.dice import Dice
+from parlour.core.errors import IllegalMoveError
+from parlour.core.face import Series
+from parlour.core.protocol import CHANCE, Side, State
+from parlour.server.errors import Conflict, Forbidden
+from parlour.server.storage import EventRow
+
+#: What a seat may ask for, by the name clients use, and the event kind it records.
+ACTIONS: dict[str, str] = {
+    "move": "move",
+    "resign": "resign",
+    "offer-draw": "draw-offer",
+    "accept-draw": "draw-accept",
+    "decline-draw": "draw-decline",
+    "claim-draw": "claim",
+    "next-game": "next-game",
+}
+
+
+@dataclass(slots=True)
+class Progress:
+    """A game's position with what the rules do not track: a pending draw offer, the
+    record of moves in the game's notation, and, in a series of games (a backgammon
+    match), the series and its finished games."""
+
+    state: State[Any]
+    series: Series
+    version: int = 0
+    draw_offer: Side | None = None
+    record: list[dict[str, Any]] = field(default_factory=list)
+    #: The series' games before this one, each over (never changed again).
+    finished: tuple[State[Any], ...] = ()
+
+    def copy(self) -> Progress:
+        return Progress(
+            self.state.copy(),
+            self.series,
+            self.version,
+            self.draw_offer,
+            list(self.record),
+            self.finished,
+        )
+
+    def next_game(self) -> State[Any] | None:
+        """The game that follows this one in the series, when this one is over and
+        the series goes on; None otherwise."""
+        if not self.state.is_over():
+            return None
+        return self.series.next((*self.finished, self.state))
+
+
+def apply(progress: Progress, event: EventRow, move: Any = None) -> None:
+    """Apply one event to ``progress``, checking it against the rules; raises the
+    rules' IllegalMoveError or NotationError, or a Refusal, and may leave
+    ``progress`` half changed, so callers apply to a copy. ``move`` is the parsed move
+    of a move or throw event when the caller has it already."""
+    applier = _APPLIERS.get(event.kind)
+    if applier is None:
+        raise ValueError(f"unknown event kind {event.kind!r}")
+    seat = None if event.seat is None else Side(event.seat)
+    applier(progress, event, seat, move)
+    progress.version = event.version
+
+
+def _apply_move(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """A player's move, or the server's throw of the dice."""
+    state = progress.state
+    if state.is_over():
+        raise IllegalMoveError("the game is over", rule="game-over")
+    if event.kind == "throw" and state.turn is not CHANCE:
+        raise IllegalMoveError("the dice are not to be thrown now", rule="not-chance")
+    if event.kind == "move" and state.turn is not seat:
+        raise Forbidden("not-your-turn", "it is not your turn")
+    if move is None:
+        move = state.parse_move(event.payload)
+    state.push(move)
+    progress.record.append({"version": event.version, "side": event.seat, "text": event.payload})
+    if event.kind == "move" and progress.draw_offer not in (None, seat):
+        progress.draw_offer = None  # moving instead of answering declines the offer
+
+
+def _apply_resign(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    progress.state.resign(_seat(seat))
+    progress.draw_offer = None
+
+
+def _apply_draw_offer(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    state = progress.state
+    if state.is_over():
+        raise IllegalMoveError("the game is over", rule="game-over")
+    if not state.game.has_draws:
+        raise IllegalMoveError(f"{state.game.title} has no draws", rule="no-draws")
+    if progress.draw_offer is not None:
+        raise Conflict("draw-offered", "a draw offer is already pending")
+    progress.draw_offer = _seat(seat)
+
+
+def _apply_draw_answer(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """The answer to the opponent's draw offer: accepted, or declined."""
+    if progress.draw_offer is None or progress.draw_offer is _seat(seat):
+        raise Conflict("no-draw-offer", "there is no draw offer from your opponent")
+    if event.kind == "draw-accept":
+        progress.state.agree_draw()
+    progress.draw_offer = None
+
+
+def _apply_claim(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    progress.state.claim_draw()
+    progress.draw_offer = None
+
+
+def _apply_next_game(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """The next game of the series (a backgammon match) begins."""
+    state = progress.state
+    if not state.is_over():
+        raise IllegalMoveError("this game is not over yet", rule="game-not-over")
+    following = progress.next_game()
+    if following is None:
+        lone = progress.series.summary(()) is None
+        why = "this game is not part of a match" if lone else "the match is over"
+        raise IllegalMoveError(why, rule="no-next-game")
+    progress.finished = (*progress.finished, state)
+    progress.state = following
+    progress.record = []
+    progress.draw_offer = None
+
+
+def _apply_join(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """A friend took the invited seat: the game itself does not change."""
+
+
+_APPLIERS: dict[str, Callable[[Progress, EventRow, Side | None, Any], None]] = {
+    "move": _apply_move,
+    "throw": _apply_move,
+    "resign": _apply_resign,
+    "draw-offer": _apply_draw_offer,
+    "draw-accept": _apply_draw_answer,
+    "draw-decline": _apply_draw_answer,
+    "claim": _apply_claim,
+    "next-game": _apply_next_game,
+    "join": _apply_join,
+}
+
+
+def _seat(seat: Side | None) -> Side:
+    if seat is None:
+        raise ValueError("this event needs a seat")
+    return seat
+
+
+def throw_dice(progress: Progress, dice: Dice, events: list[EventRow]) -> None:
+    """While the position waits on the dice, throw them and record the throw."""
+    state = progress.state
+    while not state.is_over() and state.turn is CHANCE:
+        throw = dice.choose(state.chance_outcomes())
+        event = EventRow(progress.version + 1, "throw", state.move_to_text(throw))
+        apply(progress, event, throw)
+        events.append(event)

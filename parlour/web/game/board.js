@@ -1,0 +1,86 @@
+// @ts-check
+// The board: drawn by the drawing its data names (board.kind), with the page's
+// callbacks; the position looked back at is drawn to look at only. A game with no
+// drawing of its own is shown as its text picture, its moves as buttons.
+
+import { renderBackgammon } from "../boards/backgammon.js";
+import { renderCheckers } from "../boards/checkers.js";
+import { renderChess } from "../boards/chess.js";
+import { h } from "../dom.js";
+import { explainPoint, moveBySum, step } from "./turn.js";
+
+/** @typedef {import("../types.js").Game} Game */
+/** @typedef {import("./page.js").GamePage} GamePage */
+
+/**
+ * The generic drawing: the position's text picture, and a button per legal move.
+ * @param {Game} game
+ * @param {any} ctx
+ * @returns {Element}
+ */
+function renderText(game, ctx) {
+  const moves = typeof game.turn === "number" && ctx.canMove(game.turn) ? game.board.moves || [] : [];
+  return h("div", { class: "text-board" },
+    h("pre", { "data-testid": "text-picture" }, game.board.picture || game.position),
+    h("div", { class: "text-moves" },
+      moves.map((/** @type {string} */ move) => h("button", { type: "button", "data-testid": `text-move-${move}`, onclick: () => ctx.attempt(move) }, move))),
+  );
+}
+
+/** @type {Record<string, (game: any, ctx: any) => Element>} */
+const DRAWINGS = { chess: renderChess, checkers: renderCheckers, backgammon: renderBackgammon, text: renderText };
+
+/**
+ * What a drawing may ask of the page.
+ * @param {GamePage} page
+ */
+function boardContext(page) {
+  const state = page.state;
+  const g = state.game;
+  return {
+    flipped: state.flipped,
+    // A piece picked up stays picked up when a live update redraws the board.
+    selected: state.selected,
+    onSelect: (/** @type {string | null} */ name) => {
+      state.selected = name;
+    },
+    canMove: (/** @type {number} */ side) => page.mayAct(side) && g.status === "playing",
+    say: page.say,
+    attempt: (/** @type {string} */ text) => page.act("move", text),
+    choose: page.choose,
+    turn: state.turn,
+    step: (/** @type {string} */ text) => step(page, text),
+    moveBySum: (/** @type {string} */ from) => moveBySum(page, from),
+    explainPoint: (/** @type {string} */ where) => explainPoint(page, where),
+  };
+}
+
+/**
+ * Draw the board into ``box``, and note on it what tests and styles read.
+ * @param {GamePage} page
+ * @param {HTMLElement} box
+ */
+export function drawBoard(page, box) {
+  const state = page.state;
+  const g = state.game;
+  const ctx = boardContext(page);
+  if (state.review) {
+    // The earlier position, to look at only: no moves, no steps.
+    const r = state.review;
+    const then = { ...g, board: r.board, position: r.position, turn: null, legal_moves: [], outcome: null,
+      moves: g.moves.filter((m) => m.version <= r.version) };
+    const still = { ...ctx, canMove: () => false, turn: null, selected: null, onSelect: () => {} };
+    const render = r.board && DRAWINGS[r.board.kind];
+    box.replaceChildren(render ? render(then, still) : h("pre", {}, r.position));
+  } else {
+    const render = g.board && DRAWINGS[g.board.kind];
+    box.replaceChildren(render ? render(g, ctx) : h("pre", {}, g.position));
+  }
+  box.classList.toggle("reviewing", Boolean(state.review));
+  box.dataset.version = String(g.version);
+  box.dataset.turn = String(g.turn);
+  box.dataset.steps = String(state.steps.length);
+  box.dataset.phase = g.board && g.board.phase ? g.board.phase : "";
+  box.dataset.mine = typeof g.turn === "number" && page.mayAct(g.turn) && !g.outcome ? "1" : "0";
+  box.dataset.sources = state.turn ? [...new Set(state.turn.options.map((/** @type {any} */ o) => String(o.from)))].join(",") : "";
+}

@@ -1,0 +1,271 @@
+// @ts-check
+// The game page: the board, the panel and the move list of one game, kept up to date
+// live. The server decides everything; the page draws what it is told and sends what
+// the player does. This module holds the page's state and the one way an action is
+// sent; the board, the panel, looking back, the turn being entered and the live
+// connection each have a module of their own.
+
+import { ApiError, api, store } from "../api.js";
+import { h, mainArea } from "../dom.js";
+import { drawBoard } from "./board.js";
+import { controlButtons, infoLines, outcomeText, statusText } from "./controls.js";
+import { followLive } from "./live.js";
+import { moveListItems } from "./moves.js";
+import { drawReviewBar, review, reviewKeys } from "./review.js";
+import { loadTurn } from "./turn.js";
+
+/** @typedef {import("../types.js").Game} Game */
+/** @typedef {import("../types.js").Seat} Seat */
+
+/**
+ * @typedef {object} PageState
+ * @property {Game} game  the game as the server last sent it
+ * @property {boolean} flipped
+ * @property {string | null} selected  a piece picked up on the board
+ * @property {any} turn  the turn being entered piece by piece, from the server
+ * @property {string[]} steps  the steps of that turn so far
+ * @property {any} hint
+ * @property {any} review  the earlier position being looked at, from the server
+ */
+
+/**
+ * @typedef {object} GamePage  What the page's parts share.
+ * @property {string} gameId
+ * @property {PageState} state
+ * @property {Seat[]} seats
+ * @property {number[]} mySides
+ * @property {(side: number) => boolean} mayAct
+ * @property {(side: number) => string | undefined} tokenFor
+ * @property {(text: string, tone?: string) => void} say
+ * @property {(action: string, move?: string) => Promise<void>} act
+ * @property {(updated: Game) => Promise<void>} adopt
+ * @property {() => void} draw
+ * @property {(prompt: string, items: {label: string, value: string, testid: string}[]) => void} choose
+ */
+
+/**
+ * The side this browser acts for in ``action``: the side to move when it holds it,
+ * the one answering a draw offer, or its only seat.
+ * @param {GamePage} page
+ * @param {string} action
+ */
+function actingSide(page, action) {
+  const g = page.state.game;
+  const answering = action === "accept-draw" || action === "decline-draw";
+  if (typeof g.turn === "number" && page.mayAct(g.turn) && !answering) return g.turn;
+  if (answering) return page.mySides.find((s) => s !== g.draw_offer);
+  if (typeof g.turn === "number" && page.mySides.length === 2) return g.turn;
+  return page.mySides[0];
+}
+
+/**
+ * The side at the bottom at first: each player sees their own side there, a
+ * spectator (or two players at one screen) the first side.
+ * @param {Game} game
+ * @param {number[]} mySides
+ */
+function defaultFlip(game, mySides) {
+  const wanted = mySides.length === 1 ? mySides[0] : 0;
+  return wanted !== game.page.bottom;
+}
+
+/**
+ * The page's elements.
+ * @param {Game} game
+ */
+function layout(game) {
+  return {
+    boardBox: h("div", { id: "board", class: `board-box ${game.game}` }),
+    status: h("p", { id: "status", "data-testid": "status" }),
+    messageBox: h("p", { id: "message", role: "alert", "data-testid": "message" }),
+    ending: h("div", { id: "ending", "data-testid": "ending", hidden: true }),
+    controls: h("div", { class: "controls", id: "controls" }),
+    moveList: h("ol", { id: "moves", class: `moves ${game.game}`, "data-testid": "moves" }),
+    info: h("div", { id: "info", class: "info" }),
+    choices: h("div", { id: "choices", class: "choices", hidden: true }),
+    reviewBar: h("div", { id: "review", class: "review", "data-testid": "review", hidden: true }),
+    inviteBox: h("div", { id: "invite", class: "invite", hidden: true }),
+  };
+}
+
+/**
+ * A move may also be typed in the game's notation (e4, Nf3, 11-15, 24/18 13/11):
+ * the server reads it and explains a mistake like any other.
+ * @param {GamePage} page
+ */
+function typedMove(page) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", name: "move", autocomplete: "off", spellcheck: "false",
+    placeholder: page.state.game.page.prompt, "aria-label": "Type a move", "data-testid": "move-input" }));
+  const form = h("form", { class: "typed-move", hidden: true },
+    input, h("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const before = page.state.game.version;
+    await page.act("move", text);
+    if (page.state.game.version !== before) input.value = "";
+  });
+  return form;
+}
+
+/**
+ * The invitation to send a friend, when this browser made one.
+ * @param {string} gameId
+ * @param {HTMLElement} box
+ */
+function fillInvite(gameId, box) {
+  const invite = store.invite(gameId);
+  if (!invite) return;
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", readonly: true, value: invite, "data-testid": "invite-link", size: 40 }));
+  box.append(
+    h("p", {}, "Send this link to your friend: it gives them the other seat (once)."),
+    input,
+    h("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(invite).catch(() => {}); } }, "Copy"),
+  );
+}
+
+/**
+ * Show the game ``gameId``; returns what to do on leaving the page.
+ * @param {string} gameId
+ * @returns {Promise<() => void>}
+ */
+export async function showGame(gameId) {
+  const main = mainArea();
+  main.replaceChildren(h("p", {}, "Loading the game…"));
+  /** @type {Game} */
+  let game;
+  try {
+    game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    main.replaceChildren(h("p", { class: "error" }, message), h("p", {}, h("a", { href: "#" }, "Back to the games")));
+    return () => {};
+  }
+  const seats = store.seats(gameId);
+  const mySides = seats.map((s) => s.side);
+  const parts = layout(game);
+  /** @type {GamePage} */
+  const page = {
+    gameId,
+    seats,
+    mySides,
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null },
+    mayAct: (side) => mySides.includes(side),
+    tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
+    say(text, tone = "") {
+      parts.messageBox.textContent = text;
+      parts.messageBox.className = tone;
+    },
+    act: (action, move) => act(page, action, move),
+    adopt: (updated) => adopt(page, updated),
+    draw: () => {}, // set below, once the typed move's form exists
+    choose(prompt, items) {
+      parts.choices.hidden = false;
+      parts.choices.replaceChildren(
+        h("p", {}, prompt),
+        ...items.map((item) =>
+          h("button", { type: "button", "data-testid": item.testid, onclick: () => { parts.choices.hidden = true; page.act("move", item.value); } }, item.label)),
+        h("button", { type: "button", class: "secondary", onclick: () => { parts.choices.hidden = true; } }, "Cancel"),
+      );
+    },
+  };
+  const typed = typedMove(page);
+  document.title = `${game.title} — Parlour`;
+  if (mySides.length) fillInvite(gameId, parts.inviteBox);
+  main.replaceChildren(
+    h("div", { class: "game-page" },
+      h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices),
+      h("aside", { class: "panel" },
+        h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
+        parts.inviteBox, parts.status, parts.ending, parts.messageBox, parts.info, parts.controls, typed,
+        h("h2", {}, "Moves"), parts.moveList,
+      ),
+    ),
+  );
+  page.draw = () => draw(page, parts, typed);
+  const onKey = reviewKeys(page);
+  document.addEventListener("keydown", onKey);
+  await loadTurn(page);
+  page.draw();
+  const stopLive = followLive(page);
+  return () => {
+    stopLive();
+    document.removeEventListener("keydown", onKey);
+  };
+}
+
+/**
+ * Send an action of this browser's seat; a refusal is explained, and a game that
+ * moved on meanwhile is fetched again.
+ * @param {GamePage} page
+ * @param {string} action
+ * @param {string} [move]
+ */
+async function act(page, action, move) {
+  page.state.review = null; // acting returns to the game
+  const token = page.tokenFor(Number(actingSide(page, action)));
+  if (!token) {
+    page.say("You are watching this game.", "warn");
+    return;
+  }
+  /** @type {Record<string, any>} */
+  const body = { action, version: page.state.game.version };
+  if (move !== undefined) body.move = move;
+  try {
+    const updated = await api(`/api/games/${page.gameId}/actions`, { method: "POST", body, token });
+    page.say("");
+    page.state.hint = null;
+    await page.adopt(updated);
+  } catch (error) {
+    page.say(error instanceof Error ? error.message : String(error), "error");
+    if (error instanceof ApiError && error.status === 409) await page.adopt(await api(`/api/games/${page.gameId}`));
+    else page.draw();
+  }
+}
+
+/**
+ * Take a newer game from the server (an answer, or a live update).
+ * @param {GamePage} page
+ * @param {Game} updated
+ */
+async function adopt(page, updated) {
+  const state = page.state;
+  if (updated.version < state.game.version) return;
+  const changed = updated.version !== state.game.version;
+  state.game = updated;
+  if (changed) {
+    state.steps = [];
+    state.turn = null;
+    state.selected = null;
+  }
+  await loadTurn(page);
+  page.draw();
+}
+
+/**
+ * Draw everything from the state.
+ * @param {GamePage} page
+ * @param {ReturnType<typeof layout>} parts
+ * @param {HTMLElement} typed
+ */
+function draw(page, parts, typed) {
+  const state = page.state;
+  const g = state.game;
+  drawBoard(page, parts.boardBox);
+  drawReviewBar(page, parts.reviewBar);
+  if (parts.inviteBox.childElementCount) parts.inviteBox.hidden = g.seats.every((s) => s.taken);
+  if (g.outcome) {
+    parts.status.textContent = "The game is over.";
+    parts.ending.hidden = false;
+    parts.ending.textContent = outcomeText(g);
+  } else {
+    parts.ending.hidden = true;
+    parts.status.textContent = statusText(page);
+  }
+  parts.info.replaceChildren(...infoLines(page));
+  parts.moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, (version) => review(page, version)));
+  if (!state.review) parts.moveList.scrollTop = parts.moveList.scrollHeight;
+  parts.controls.replaceChildren(...controlButtons(page));
+  typed.hidden = !(typeof g.turn === "number" && page.mayAct(g.turn) && !g.outcome && !state.review);
+}

@@ -1,0 +1,189 @@
+// @ts-check
+// The home page (choose a game and an opponent) and the invitation link a friend
+// opens. Seat tokens stay in this browser's localStorage, never in a URL.
+
+import { api, store } from "./api.js";
+import { h, mainArea } from "./dom.js";
+
+/** The home page: a card per game, and the recent games. */
+export async function showHome() {
+  const main = mainArea();
+  document.title = "Parlour";
+  main.replaceChildren(h("p", {}, "Loading…"));
+  let catalogue;
+  try {
+    catalogue = await api("/api/catalogue");
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "error" }, `The server did not answer: ${error instanceof Error ? error.message : error}`));
+    return;
+  }
+  const cards = catalogue.games.map((/** @type {any} */ game) => gameCard(game));
+  const recent = store.recent();
+  const sections = [
+    h("section", { class: "intro" },
+      h("h1", {}, "Parlour"),
+      h("p", {}, "Chess, checkers and backgammon: play the computer, a friend at this screen, or a friend anywhere with a link."),
+    ),
+    h("div", { class: "cards" }, cards),
+  ];
+  if (recent.length) {
+    sections.push(h("section", { class: "recent" },
+      h("h2", {}, "Your recent games"),
+      h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `#game=${g.id}` }, `${g.title} (${new Date(g.at).toLocaleString()})`)))),
+    ));
+  }
+  main.replaceChildren(...sections);
+}
+
+/**
+ * A game's card: the opponent, the side, the game's optional rules.
+ * @param {any} game  the catalogue's entry
+ */
+function gameCard(game) {
+  const id = (name) => `${game.name}-${name}`;
+  const levelSelect = /** @type {HTMLSelectElement} */ (h("select", { id: id("level"), name: "level", "data-testid": `${game.name}-level` },
+    game.levels.map((level) =>
+      h("option", { value: level.name, selected: level.name === game.default_level, title: level.about },
+        level.name === "random" ? "random moves (test)" : `level ${level.name} of ${game.levels.length - 1}${level.name === "1" ? " (beginner)" : ""}`),
+    ),
+  ));
+  const opponent = (value, label, checked) =>
+    h("label", { class: "choice" },
+      h("input", { type: "radio", name: id("opponent"), value, checked, "data-testid": `${game.name}-opponent-${value}` }),
+      " ", label);
+  const sideSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "side", "data-testid": `${game.name}-side` },
+    game.side_names.map((name, side) => h("option", { value: side }, name)),
+  ));
+  const rules = rulesForm(game.name, game.rules || []);
+  const form = h("form", { class: "card", "data-game": game.name },
+    h("h2", {}, game.title),
+    h("p", { class: "rules-link" }, h("a", { href: `/rules/${game.name}`, target: "_blank" }, `How to play ${game.title.toLowerCase()}`)),
+    h("fieldset", {},
+      h("legend", {}, "Opponent"),
+      opponent("computer", h("span", {}, "The computer at ", levelSelect), true),
+      opponent("local", "A friend at this screen", false),
+      opponent("friend", "A friend anywhere (send a link)", false),
+    ),
+    h("label", { class: "side" }, "Play as ", sideSelect),
+    rules ? rules.element : null,
+    h("button", { type: "submit", class: "primary", "data-testid": `${game.name}-start` }, `Play ${game.title.toLowerCase()}`),
+    h("p", { class: "error", role: "alert" }),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const checked = /** @type {HTMLInputElement} */ (form.querySelector(`input[name="${id("opponent")}"]:checked`));
+    const choice = checked.value;
+    /** @type {Record<string, any>} */
+    const body = { game: game.name, opponent: choice, side: Number(sideSelect.value) };
+    if (choice === "computer") body.level = levelSelect.value;
+    if (rules) body.rules = rules.read();
+    try {
+      const made = await api("/api/games", { method: "POST", body });
+      store.addSeats(made.game.id, made.seats);
+      if (made.invite_url) store.setInvite(made.game.id, new URL(made.invite_url, location.origin).href);
+      store.remember(made.game.id, game.title);
+      location.hash = `game=${made.game.id}`;
+    } catch (error) {
+      const shown = form.querySelector(".error");
+      if (shown) shown.textContent = error instanceof Error ? error.message : String(error);
+    }
+  });
+  return form;
+}
+
+/**
+ * @typedef {object} RuleChoice  One optional rule on the form, as the server describes it.
+ * @property {string} name
+ * @property {string} label
+ * @property {string} about
+ * @property {"choice" | "flag"} kind
+ * @property {[any, string][]} [choices]
+ * @property {any} default
+ * @property {Record<string, any> | null} only_with
+ */
+
+/**
+ * The form's part for a game's optional rules (a backgammon match's length, the
+ * cube's rules), built from the server's description; the server checks the rules
+ * again and explains a refusal. Null for a game without optional rules.
+ * @param {string} gameName
+ * @param {RuleChoice[]} choices
+ * @returns {{element: HTMLElement, read: () => Record<string, any>} | null}
+ */
+function rulesForm(gameName, choices) {
+  if (!choices.length) return null;
+  /** @type {Map<string, {rule: RuleChoice, input: HTMLInputElement | HTMLSelectElement, label: HTMLElement}>} */
+  const fields = new Map();
+  for (const rule of choices) {
+    const testid = `${gameName}-${rule.name.replaceAll("_", "-")}`;
+    let input;
+    let label;
+    if (rule.kind === "flag") {
+      input = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", name: rule.name, checked: rule.default, "data-testid": testid }));
+      label = h("label", { class: "choice", title: rule.about }, input, " ", rule.label);
+    } else {
+      input = /** @type {HTMLSelectElement} */ (h("select", { name: rule.name, "data-testid": testid },
+        (rule.choices || []).map(([value, words]) => h("option", { value: value ?? "", selected: value === rule.default }, words))));
+      label = h("label", { class: "choice", title: rule.about }, `${rule.label} `, input);
+    }
+    fields.set(rule.name, { rule, input, label });
+  }
+  /** @param {string} name */
+  const valueOf = (name) => {
+    const field = fields.get(name);
+    if (!field) return undefined;
+    if (field.input instanceof HTMLInputElement) return field.input.checked;
+    const chosen = (field.rule.choices || []).find(([value]) => String(value ?? "") === field.input.value);
+    return chosen ? chosen[0] : null;
+  };
+  /** @param {RuleChoice} rule */
+  const applies = (rule) => !rule.only_with || Object.entries(rule.only_with).every(([name, value]) => valueOf(name) === value);
+  const update = () => {
+    for (const { rule, input, label } of fields.values()) {
+      label.style.display = applies(rule) ? "" : "none"; // a label's CSS display outranks [hidden]
+      input.disabled = !applies(rule);
+    }
+  };
+  for (const { input } of fields.values()) input.addEventListener("change", update);
+  update();
+  const element = h("fieldset", { class: "rules-choice" },
+    h("legend", {}, "Rules"), [...fields.values()].map((field) => field.label));
+  const read = () => {
+    /** @type {Record<string, any>} */
+    const rules = {};
+    for (const { rule } of fields.values()) {
+      const value = valueOf(rule.name);
+      if (applies(rule) && value !== null) rules[rule.name] = value;
+    }
+    return rules;
+  };
+  return { element, read };
+}
+
+/**
+ * Exchange an invitation link for a seat, once, and go to the game.
+ * @param {string} value  the link's "gameid.invite"
+ */
+export async function joinFromLink(value) {
+  const main = mainArea();
+  const dot = value.indexOf(".");
+  const gameId = value.slice(0, dot);
+  const invite = value.slice(dot + 1);
+  main.replaceChildren(h("p", {}, "Joining the game…"));
+  if (store.seats(gameId).length) {
+    location.replace(`#game=${gameId}`);
+    return;
+  }
+  try {
+    const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST", body: { invite } });
+    store.addSeats(gameId, [{ side: joined.side, token: joined.token }]);
+    store.remember(gameId, joined.game.title);
+    location.replace(`#game=${gameId}`);
+  } catch (error) {
+    main.replaceChildren(
+      h("p", { class: "error" }, `This invitation cannot be used: ${error instanceof Error ? error.message : error}.`),
+      h("p", {}, h("a", { href: `#game=${gameId}` }, "Watch the game"), " or ", h("a", { href: "#" }, "start a new one"), "."),
+    );
+  }
+}
+
