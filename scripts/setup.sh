@@ -43,8 +43,11 @@ PY
     su postgres -c "createdb test" 2>/dev/null || true
 }
 
+# Installed editable in "compat" mode (a plain path in a .pth file, not an import
+# hook) so that type checkers such as mypy and pyright find the package and its
+# py.typed marker from any directory.
 if [ "${1:-}" = "test" ]; then
-    .venv/bin/python -m pip install --quiet --editable ".[test]"
+    .venv/bin/python -m pip install --quiet --editable ".[test]" --config-settings editable_mode=compat
     wanted=$(sed -e 's/#.*//' scripts/debian-test-packages.txt | tr '\n' ' ')
     missing=""
     for package in $wanted; do
@@ -75,5 +78,5 @@ if [ "${1:-}" = "test" ]; then
         echo "warning: npm is missing; the type check of parlour/web will fail" >&2
     fi
 else
-    .venv/bin/python -m pip install --quiet --editable .
+    .venv/bin/python -m pip install --quiet --editable . --config-settings editable_mode=compat
 fi

@@ -19,6 +19,7 @@ Move(path=(15, 24))
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Self
 
@@ -190,6 +191,19 @@ class CheckersState(State[Move]):
         current = self._seen[-1]
         recent = self._seen[-1 - self.quiet_plies :]
         return sum(1 for key in recent[::-2] if key == current)
+
+    def key(self) -> Hashable:
+        """The position, any declared ending, the quiet plies (the 40-move rule)
+        and the positions since the last man move or capture as a multiset (what
+        repetition counts)."""
+        recent = self._seen[-1 - self.quiet_plies : -1]
+        return (
+            self.game.name,
+            self.to_text(),
+            self._declared,
+            self.quiet_plies,
+            tuple(sorted(recent)),
+        )
 
     def to_text(self) -> str:
         return position_to_fen(self.position, self._turn)

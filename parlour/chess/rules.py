@@ -18,6 +18,7 @@ Outcome(winner=<Side.FIRST: 0>, reason='checkmate', points=1)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Self
 
 from parlour.chess.board import (
@@ -172,6 +173,12 @@ class ChessState(ChessBoard, State[Move]):
 
     def is_repetition(self, count: int = 3) -> bool:
         return self.repetitions() >= count
+
+    def key(self) -> Hashable:
+        """The position (FEN), any declared ending, and the positions since the
+        last capture or pawn move as a multiset: what repetition counts."""
+        since = self.stack[max(0, len(self.stack) - self.halfmove) :]
+        return (self.game.name, self.to_text(), self._declared, tuple(sorted(e[5] for e in since)))
 
     def rules_outcome(self) -> Outcome | None:
         if not self.legal():

@@ -191,6 +191,38 @@ class State(ABC, Generic[Move]):
         ``<ChessState 'rnbqkbnr/... w KQkq - 0 1'>``."""
         return f"<{type(self).__name__} {self.to_text()!r}>"
 
+    # -- equality ---------------------------------------------------------------
+
+    def key(self) -> Hashable:
+        """Everything the rules see in this state, as an immutable value: the
+        position text and any ending declared. Games whose rules count earlier
+        positions (repetition draws) add those, as a multiset, so that two move
+        orders reaching the same position with the same past are the same state.
+
+        Two states are equal, and hash alike, exactly when their keys are equal.
+        A state is mutable: to keep one in a set or as a dict key, keep its key
+        (or a copy of it) and push no more moves to it.
+
+        >>> from parlour.core.registry import get_game
+        >>> chess = get_game("chess")
+        >>> one, two = chess.new_state(), chess.new_state()
+        >>> for move in ("e4", "e5", "d4"):
+        ...     _ = one.play(move)
+        >>> for move in ("d4", "e5", "e4"):
+        ...     _ = two.play(move)
+        >>> one == two, one == chess.new_state()
+        (True, False)
+        """
+        return (self.game.name, self.to_text(), self._declared)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self is other or self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
     # -- endings that are not moves ---------------------------------------------
 
     def resign(self, side: Side) -> Outcome:

@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from parlour.core.engine import Engine
 from parlour.core.errors import ParlourError, UnknownGameError
 from parlour.core.face import BasicFace, GameFace
 from parlour.core.protocol import Game
+
+if TYPE_CHECKING:
+    # For the type checker only (nothing is imported at run time): get_game("chess")
+    # is a ChessGame, so its states' moves are chess moves.
+    from parlour.backgammon.rules import BackgammonGame
+    from parlour.checkers.rules import CheckersGame
+    from parlour.chess.rules import ChessGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +101,20 @@ def _entry(name: str) -> GameEntry:
     return GAMES[name]
 
 
+@overload
+def get_game(name: Literal["chess"]) -> ChessGame: ...
+@overload
+def get_game(name: Literal["checkers"]) -> CheckersGame: ...
+@overload
+def get_game(name: Literal["backgammon"]) -> BackgammonGame: ...
+@overload
+def get_game(name: str) -> Game[Any]: ...
+
+
 def get_game(name: str) -> Game[Any]:
-    """The game called ``name``, under its standard rules.
+    """The game called ``name``, under its standard rules. For the three games of
+    the box a type checker knows the game's own class (``get_game("chess")`` is a
+    :class:`~parlour.chess.rules.ChessGame`, whose states' moves are chess moves).
 
     >>> get_game("tic-tac-toe")
     Traceback (most recent call last):

@@ -70,13 +70,19 @@ def check_position(game: Game[Any], state: State[Any], rng: random.Random) -> No
         assert state.parse_move(move_text) == move, f"{text}: {move_text!r} read back wrong"
 
     before = snapshot(state)
+    key = state.key()
     for move in sample[:3]:
         state.push(move)
         assert state.pop() == move
         assert snapshot(state) == before, f"{text}: push/pop of {move!r} changed the state"
+        assert state.key() == key, f"{text}: push/pop of {move!r} changed the state's key"
 
     twin = state.copy()
+    # Equality is by position (and the history the rules count), not identity.
+    assert twin == state and hash(twin) == hash(state) and twin is not state, text
     twin.push_unchecked(moves[0])
+    if twin.to_text() != text:
+        assert twin != state, f"{text}: a move to another position left the states equal"
     assert snapshot(state) == before, f"{text}: pushing on a copy changed the original"
 
     with pytest.raises(ParlourError):
