@@ -48,6 +48,7 @@ and read them back.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from parlour.backgammon.board import CheckerMove, Play, Position
@@ -313,15 +314,18 @@ def _line_entries(raw: str, number: int) -> list[_Entry]:
     return entries
 
 
-def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
-    """Read ``.mat`` text and replay every game through the rules. NotationError
-    names the line of anything unreadable or illegal.
+def read_mat(text: str | Iterable[str], *, options: CubeOptions | None = None) -> MatchFile:
+    """Read ``.mat`` text (or an open file) and replay every game through the rules.
+    NotationError names the game and the line of anything unreadable or illegal
+    (``game 2, line 15: ...``); a match's games hang together by their score, so a
+    file is read whole.
 
     ``options`` are the optional cube rules the match was played with; without
     them, the rules named by the file's tags (as :func:`write_mat` writes them), or
     none."""
     layout = _MatLayout()
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines() if isinstance(text, str) else (raw.rstrip("\r\n") for raw in text)
+    for number, raw in enumerate(lines, start=1):
         layout.read_line(number, raw)
     length = layout.finish()
     if options is None:
@@ -330,8 +334,11 @@ def read_mat(text: str, *, options: CubeOptions | None = None) -> MatchFile:
         match = BackgammonMatch(length, options=options)
     except ValueError as error:
         raise NotationError(f"a {length}-point match: {error}") from None
-    for line, score, entries in layout.games:
-        _play_game(match, line, score, entries)
+    for game_number, (line, score, entries) in enumerate(layout.games, start=1):
+        try:
+            _play_game(match, line, score, entries)
+        except NotationError as error:
+            raise NotationError(f"game {game_number}, {error}") from None
     if match.games and match.games[-1].is_over():
         match.finish()
     return MatchFile(match, layout.names or ("White", "Black"))

@@ -13,7 +13,7 @@ Move(path=(11, 15))
 
 from parlour.checkers.board import Move
 from parlour.checkers.notation import board_picture, parse_fen, parse_move, position_to_fen
-from parlour.checkers.pdn import PdnGame, read_pdn, read_pdn_game, write_pdn
+from parlour.checkers.pdn import PdnGame, iter_pdn, read_pdn, read_pdn_game, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersGame, CheckersState
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "Move",
     "PdnGame",
     "board_picture",
+    "iter_pdn",
     "parse_fen",
     "parse_move",
     "position_to_fen",

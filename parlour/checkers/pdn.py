@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from parlour.checkers.board import BLACK, WHITE, Move
 from parlour.checkers.notation import SIDE_NAME, parse_fen
 from parlour.checkers.rules import CheckersState
 from parlour.core.errors import IllegalMoveError, NotationError
+from parlour.core.sections import game_sections
 
 # -- PDN games --------------------------------------------------------------------------
 
@@ -57,6 +58,9 @@ class PdnGame:
     result: str = "*"
     comments: dict[int, list[str]] = field(default_factory=dict)
     start_fen: str | None = None
+    #: Why reading this game stopped short (only from :func:`iter_pdn`, which keeps
+    #: the moves before the error and goes on with the next game); None: read whole.
+    error: NotationError | None = None
 
     def start(self) -> CheckersState:
         """The position before the first move."""
@@ -168,60 +172,107 @@ _TOKEN = re.compile(
 )
 
 
-def read_pdn(text: str) -> list[PdnGame]:
-    """Every game in a PDN text, moves checked against the rules.
+def read_pdn(text: str | Iterable[str]) -> list[PdnGame]:
+    """Every game in a PDN text (or an open file), moves checked against the rules.
 
     Raises :class:`NotationError` naming the game, the move number and what is
-    wrong for anything that cannot be read or played.
+    wrong for anything that cannot be read or played; to read the other games of
+    such a file, use :func:`iter_pdn`.
     """
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    text = "\n".join(line for line in text.split("\n") if not line.startswith("%"))
-    games: list[PdnGame] = []
+    games = list(iter_pdn(text))
+    for game in games:
+        if game.error is not None:
+            raise game.error
+    return games
+
+
+def iter_pdn(source: str | Iterable[str]) -> Iterator[PdnGame]:
+    """The games of a PDN text or open file, one at a time, reading only as far as
+    the game it yields. A game that cannot be read whole is yielded with the moves
+    before the error and the error in :attr:`PdnGame.error` (naming the game's
+    number and the move); reading goes on with the next game.
+
+    >>> text = '1. 11-15 23-19 *\\n[GameType "20"]\\n1. 32-28 *\\n[Event "c"]\\n1. 9-14 *'
+    >>> [(len(game.moves), game.error) for game in iter_pdn(text)]  # doctest: +ELLIPSIS
+    [(2, None), (0, NotationError('PDN game 2: GameType 20 is not American ...')), (1, None)]
+    """
+    lines = source.splitlines() if isinstance(source, str) else source
+    number = 0
+    for section in game_sections(lines):
+        for game in _read_section("\n".join(section), number + 1):
+            number += 1
+            yield game
+
+
+def _read_section(text: str, first: int) -> Iterator[PdnGame]:
+    """The games of one section (its tags and the moves after them; a section
+    without tags may hold several games, each ended by its result)."""
     current: _Reader | None = None
+    number = first
     depth = 0  # inside a variation, which is skipped
+    skipping = False  # after an error, up to the game's result
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
-        if kind == "space" or kind == "line_comment" or kind == "nag":
+        if kind in ("space", "line_comment", "nag"):
             continue
-        if kind == "open":
-            depth += 1
-            continue
-        if kind == "close":
-            if depth == 0:
-                raise NotationError(_where(games, current) + "a ')' closes no variation")
-            depth -= 1
-            continue
-        if depth:
-            continue
-        if kind == "tagpair":
-            if current is not None and current.started:
-                games.append(current.finish())
-                current = None
-            if current is None:
-                current = _Reader(len(games) + 1)
-            current.tag(match.group("tag"), _unescape(match.group("value")))
-            continue
+        if current is not None and kind == "tagpair" and current.started and not depth:
+            # A tag after moves on the same line: the game without a result ends.
+            yield current.game if skipping else current.finish()
+            current, skipping, number = None, False, number + 1
         if current is None:
-            current = _Reader(len(games) + 1)
-        if kind == "comment":
-            current.comment(match.group("comment").strip())
-        elif kind == "number":
-            current.started = True
-        elif kind == "move":
-            current.move(match.group("move"))
-        elif kind == "result":
-            current.result(match.group("result"))
-            games.append(current.finish())
-            current = None
-        else:
-            raise NotationError(
-                _where(games, current) + f"{match.group()[:30]!r} is neither a move nor a tag"
-            )
+            current = _Reader(number)
+        if skipping:
+            if kind == "result":
+                yield current.game
+                current, skipping, depth, number = None, False, 0, number + 1
+            continue
+        try:
+            if _read_token(current, match, depth) is None:
+                continue
+        except NotationError as error:
+            current.game.error = error
+            skipping = True
+            continue
+        depth += {"open": 1, "close": -1}.get(kind or "", 0)
+        if kind == "result" and not depth:
+            yield current.finish()
+            current, number = None, number + 1
+    if current is None:
+        return
+    if current.game.error is None and depth:
+        current.game.error = NotationError(f"PDN game {number}: a variation '(' is never closed")
+    if current.game.error is not None:
+        yield current.game
+    elif current.started or current.game.tags:
+        yield current.finish()
+
+
+def _read_token(reader: _Reader, match: re.Match[str], depth: int) -> bool | None:
+    """Read one token into the game; None for a token inside a skipped variation."""
+    kind = match.lastgroup
+    if kind == "open":
+        return True
+    if kind == "close":
+        if depth == 0:
+            raise NotationError(f"PDN game {reader.number}: a ')' closes no variation")
+        return True
     if depth:
-        raise NotationError(_where(games, current) + "a variation '(' is never closed")
-    if current is not None and (current.started or current.game.tags):
-        games.append(current.finish())
-    return games
+        return None
+    if kind == "tagpair":
+        reader.tag(match.group("tag"), _unescape(match.group("value")))
+    elif kind == "comment":
+        reader.comment(match.group("comment").strip())
+    elif kind == "number":
+        reader.started = True
+    elif kind == "move":
+        reader.move(match.group("move"))
+    elif kind == "result":
+        reader.result(match.group("result"))
+    else:
+        raise NotationError(
+            f"PDN game {reader.number}: {match.group()[:30]!r} is neither a move nor a tag"
+        )
+    return True
 
 
 def read_pdn_game(text: str) -> PdnGame:
@@ -234,11 +285,6 @@ def read_pdn_game(text: str) -> PdnGame:
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
-
-
-def _where(games: list[PdnGame], current: _Reader | None) -> str:
-    number = current.number if current is not None else len(games) + 1
-    return f"PDN game {number}: "
 
 
 class _Reader:
@@ -308,4 +354,4 @@ class _Reader:
         return self.game
 
 
-__all__ = ["RESULTS", "PdnGame", "read_pdn", "read_pdn_game", "write_pdn"]
+__all__ = ["RESULTS", "PdnGame", "iter_pdn", "read_pdn", "read_pdn_game", "write_pdn"]

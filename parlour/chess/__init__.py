@@ -12,7 +12,7 @@ Move.from_uci('e2e4')
 
 from parlour.chess.board import STARTING_FEN, Move, Piece, square, square_name
 from parlour.chess.notation import board_fen, parse_san, read_fen, san
-from parlour.chess.pgn import GameNode, PgnGame, read_pgn, write_pgn
+from parlour.chess.pgn import GameNode, PgnGame, iter_pgn, read_pgn, write_pgn
 from parlour.chess.rules import CHESS, ChessGame, ChessState, parse_fen
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "PgnGame",
     "Piece",
     "board_fen",
+    "iter_pgn",
     "parse_fen",
     "parse_san",
     "read_fen",

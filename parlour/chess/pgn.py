@@ -12,7 +12,7 @@ variations, read into a tree of moves and written back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from parlour.chess.board import STARTING_FEN, Move
@@ -20,6 +20,7 @@ from parlour.chess.notation import parse_san, san
 from parlour.chess.rules import ChessState, parse_fen
 from parlour.core.errors import IllegalMoveError, NotationError
 from parlour.core.protocol import Side
+from parlour.core.sections import game_sections, split_section
 
 # -- PGN --------------------------------------------------------------------------------
 
@@ -81,6 +82,9 @@ class PgnGame:
     root: GameNode = field(default_factory=GameNode)
     #: A comment before the first move.
     comment: str = ""
+    #: Why reading this game stopped short (only from :func:`iter_pgn`, which keeps
+    #: the moves before the error and goes on with the next game); None: read whole.
+    error: NotationError | None = None
 
     def start(self) -> ChessState:
         """The starting position (from the FEN tag when SetUp is 1 or FEN is given)."""
@@ -144,85 +148,96 @@ _TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)
 _LOOSE_TAG_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>.*)"\s*\]\s*$')
 
 
-def read_pgn(text: str) -> list[PgnGame]:
-    """Read every game of a PGN text.
+def read_pgn(text: str | Iterable[str]) -> list[PgnGame]:
+    """Read every game of a PGN text (or of an open file, line by line).
 
     Tags, comments (``{...}`` and ``;`` to the end of the line), variations, NAGs
     (``$1`` and ``!``/``?`` symbols), move numbers and results are understood;
     ``%`` escape lines, a byte-order mark, CRLF line ends, ``0-0`` castling, ``e.p.``
     and a result given only in the tags are tolerated. A move that is illegal or
-    not a move raises NotationError naming the game and the move.
+    not a move raises NotationError naming the game and the move; to read the
+    other games of such a file, use :func:`iter_pgn`.
     """
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    games: list[PgnGame] = []
-    headers: dict[str, str] = {}
-    movetext: list[str] = []
-    in_movetext = False
-    open_brace = False
-
-    def finish() -> None:
-        text = "\n".join(movetext)
-        if headers or text.strip():
-            game, rest = _parse_game(headers, text, len(games) + 1)
-            games.append(game)
-            while rest.strip():
-                game, rest = _parse_game({}, rest, len(games) + 1)
-                games.append(game)
-
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("%") and not open_brace:
-            continue
-        if stripped.startswith("[") and not open_brace:
-            if in_movetext:
-                finish()
-                headers, movetext, in_movetext = {}, [], False
-            tag = _TAG_RE.match(stripped)
-            if tag is not None:
-                headers[tag["name"]] = re.sub(r"\\(.)", r"\1", tag["value"])
-                continue
-            # Some writers leave quotes inside a value unescaped: take it as it is.
-            loose = _LOOSE_TAG_RE.match(stripped)
-            if loose is None:
-                raise NotationError(
-                    f"PGN game {len(games) + 1}: malformed tag {stripped!r}: "
-                    'write it as [Name "value"]'
-                )
-            headers[loose["name"]] = loose["value"]
-            continue
-        if stripped:
-            in_movetext = True
-        movetext.append(line)
-        # Track braces so that a '[' or '%' inside a multi-line comment is no tag.
-        for char in line:
-            if open_brace:
-                open_brace = char != "}"
-            elif char == "{":
-                open_brace = True
-            elif char == ";":
-                break  # the rest of the line is a comment
-    finish()
+    games = list(iter_pgn(text))
+    for game in games:
+        if game.error is not None:
+            raise game.error
     return games
 
 
-def _parse_game(headers: dict[str, str], movetext: str, number: int) -> tuple[PgnGame, str]:
+def iter_pgn(source: str | Iterable[str]) -> Iterator[PgnGame]:
+    """The games of a PGN text or open file, one at a time, reading only as far as
+    the game it yields. A game that cannot be read whole is yielded with the moves
+    before the error and the error in :attr:`PgnGame.error` (naming the game's
+    number and the move); reading goes on with the next game.
+
+    >>> text = '1. e4 e5 2. Nf3 *\\n\\n1. e4 e5 2. Ke3 *\\n\\n1. d4 *\\n'
+    >>> for game in iter_pgn(text):
+    ...     print(len(game.mainline_moves()), game.error)
+    3 None
+    2 PGN game 2, move 2. Ke3: a king cannot move like that
+    1 None
+    """
+    lines = source.splitlines() if isinstance(source, str) else source
+    number = 0
+    for headers, movetext, tag_error in _sections(lines):
+        rest: str | None = movetext
+        first = True
+        while rest is not None and (first or rest.strip()):
+            number += 1
+            game, rest = _parse_game(headers if first else {}, rest, number)
+            if first and tag_error is not None and game.error is None:
+                game.error = NotationError(f"PGN game {number}: {tag_error}")
+            first = False
+            yield game
+
+
+def _sections(lines: Iterable[str]) -> Iterator[tuple[dict[str, str], str, str | None]]:
+    """Each section of the file: its tags, the movetext after them (which, without
+    tags, may hold several games) and the first malformed tag's description."""
+    for section in game_sections(lines):
+        tag_lines, movetext = split_section(section)
+        headers: dict[str, str] = {}
+        tag_error: str | None = None
+        for line in tag_lines:
+            tag = _TAG_RE.match(line)
+            if tag is not None:
+                headers[tag["name"]] = re.sub(r"\\(.)", r"\1", tag["value"])
+            elif loose := _LOOSE_TAG_RE.match(line):
+                # Some writers leave quotes inside a value unescaped: take it as it is.
+                headers[loose["name"]] = loose["value"]
+            else:
+                tag_error = tag_error or f'malformed tag {line!r}: write it as [Name "value"]'
+        yield headers, movetext, tag_error
+
+
+def _parse_game(headers: dict[str, str], movetext: str, number: int) -> tuple[PgnGame, str | None]:
     """Read one game's moves; return it and the text after its result (a file
-    without tags runs the next game straight after a result)."""
+    without tags runs the next game straight after a result), None when the text
+    ran out. An error is kept in the game's ``error``."""
     game = PgnGame(headers={**_DEFAULT_TAGS, **headers})
     where = f"PGN game {number}"
+    tokens = _TOKEN_RE.finditer(movetext)
     try:
-        state = game.start()
+        try:
+            state = game.start()
+        except NotationError as error:
+            raise NotationError(f"{where}: bad FEN tag: {error}") from None
+        reader = _MovetextReader(game, state, where)
+        for token in tokens:
+            kind = token.lastgroup or "other"
+            if kind == "result":
+                reader.finish(token.group())
+                return game, movetext[token.end() :]
+            reader.read(kind, token.group())
+        reader.finish(None)
     except NotationError as error:
-        raise NotationError(f"{where}: bad FEN tag: {error}") from None
-    reader = _MovetextReader(game, state, where)
-    for token in _TOKEN_RE.finditer(movetext):
-        kind = token.lastgroup or "other"
-        if kind == "result":
-            reader.finish(token.group())
-            return reader.game, movetext[token.end() :]
-        reader.read(kind, token.group())
-    reader.finish(None)
-    return reader.game, ""
+        game.error = error
+        # The rest of this game is skipped: the next one starts after its result.
+        for token in tokens:
+            if token.lastgroup == "result":
+                return game, movetext[token.end() :]
+    return game, None
 
 
 class _MovetextReader:
@@ -308,9 +323,16 @@ class _MovetextReader:
             self.game.headers["Result"] = result
 
 
-def write_pgn(game: PgnGame, *, width: int = 79) -> str:
-    """The game as PGN text: the Seven Tag Roster in order, other tags after, then
-    the moves with comments, NAGs and variations, wrapped at ``width`` columns."""
+def write_pgn(games: PgnGame | Iterable[PgnGame], *, width: int = 79) -> str:
+    """A game, or a sequence of games, as PGN text: for each, the Seven Tag Roster
+    in order, other tags after, then the moves with comments, NAGs and variations,
+    wrapped at ``width`` columns; games are separated by a blank line."""
+    if isinstance(games, PgnGame):
+        return _write_game(games, width)
+    return "\n".join(_write_game(game, width) for game in games)
+
+
+def _write_game(game: PgnGame, width: int) -> str:
     lines = []
     headers = {**_DEFAULT_TAGS, **game.headers}
     for name in (*SEVEN_TAG_ROSTER, *(n for n in headers if n not in SEVEN_TAG_ROSTER)):

@@ -255,7 +255,8 @@ def test_malformed_lines_are_refused_with_their_number(text: str, line: int, wor
     with pytest.raises(NotationError) as refused:
         read_mat(text)
     message = str(refused.value)
-    assert message.startswith(f"line {line}:"), message
+    # Errors met while replaying a game name the game too ("game 2, line 6: ...").
+    assert re.match(rf"(game \d+, )?line {line}:", message), message
     assert words in message
 
 
@@ -343,7 +344,27 @@ def test_a_double_in_the_crawford_game_is_refused_with_its_line() -> None:
     )
     with pytest.raises(NotationError) as refused:
         read_mat(text)
-    assert str(refused.value).startswith("line 15: this is the Crawford game")
+    assert str(refused.value).startswith("game 3, line 15: this is the Crawford game")
     # Without the last double the file reads, and game 3 is the Crawford game.
     match = read_mat(text.removesuffix("Doubles => 2\n").rstrip() + "\n")
     assert [game.crawford for game in match.match.games] == [False, False, True]
+
+
+def test_an_open_file_is_read_and_errors_name_the_game(tmp_path: Path) -> None:
+    text = (
+        " 3 point match\n\n"
+        " Game 1\n alice : 0                      bob : 0\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Drops                       Wins 1 point\n\n"
+        " Game 2\n alice : 0                      bob : 1\n"
+        "  1) 31: 8/5 6/4\n"
+    )
+    path = tmp_path / "bad.mat"
+    path.write_text(text)
+    with path.open() as handle, pytest.raises(NotationError) as refused:
+        read_mat(handle)
+    assert str(refused.value).startswith("game 2, line 10: 6/4 is 2 pips"), refused.value
+    good = tmp_path / "good.mat"
+    good.write_text(text.rsplit(" Game 2", 1)[0])
+    with good.open() as handle:
+        assert read_mat(handle).match.scores.score == (0, 1)
