@@ -17,7 +17,14 @@ from typing import Any, TextIO
 from parlour import __version__
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Game
-from parlour.core.registry import game_names, get_face, get_game, programs, run_program
+from parlour.core.registry import (
+    engine_levels,
+    game_names,
+    get_face,
+    get_game,
+    programs,
+    run_program,
+)
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -45,8 +52,26 @@ def _perft(args: argparse.Namespace) -> int:
             f"DEPTH must be from 0 to {MAX_PERFT_DEPTH} (each ply multiplies the count and "
             "the time by the number of moves)"
         )
-    state = game.state_from_text(args.position)
-    print(game.perft(state, args.depth))
+    state = game.state_from_text(_position(game, args.position))
+    if not args.divide:
+        nodes = game.perft(state, args.depth)
+        print(json.dumps({"nodes": nodes}) if args.json else nodes)
+        return EXIT_OK
+    if args.depth == 0:
+        raise CommandError("--divide needs a DEPTH of 1 or more (it splits the first ply)")
+    divide = {}
+    for move in state.legal_moves():
+        text = state.move_to_text(move)
+        state.push_unchecked(move)
+        divide[text] = game.perft(state, args.depth - 1)
+        state.pop()
+    nodes = sum(divide.values())
+    if args.json:
+        print(json.dumps({"nodes": nodes, "divide": divide}))
+    else:
+        for text, count in divide.items():
+            print(f"{text}\t{count}")
+        print(nodes)
     return EXIT_OK
 
 
@@ -58,9 +83,25 @@ def _moves(args: argparse.Namespace) -> int:
         return _moves_batch(game.name, sys.stdin, sys.stdout)
     if args.position is None:
         raise CommandError("give a POSITION (and DICE for a game with dice), or --batch")
-    for move_text, result in game.list_moves(args.position, args.dice):
+    position = _position(game, args.position)
+    listing = game.list_moves(position, args.dice)
+    if args.json:
+        print(json.dumps(_moves_record(position, args.dice, listing)))
+        return EXIT_OK
+    for move_text, result in listing:
         print(f"{move_text}\t{result}")
     return EXIT_OK
+
+
+def _moves_record(
+    position: str, dice: str | None, listing: list[tuple[str, str]]
+) -> dict[str, object]:
+    """What ``moves --json`` and ``--batch`` print for one position."""
+    record: dict[str, object] = {"position": position}
+    if dice is not None:
+        record["dice"] = dice
+    record["plays"] = [{"move": move, "position": result} for move, result in listing]
+    return record
 
 
 def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
@@ -75,13 +116,12 @@ def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
         position, dice = line, None
         if game.has_chance and " " in line:
             position, dice = line.rsplit(maxsplit=1)
-        record: dict[str, object] = {"position": position}
-        if dice is not None:
-            record["dice"] = dice
+        position = _position(game, position)
         try:
-            plays = game.list_moves(position, dice)
-            record["plays"] = [{"move": move, "position": result} for move, result in plays]
+            record = _moves_record(position, dice, game.list_moves(position, dice))
         except (ParlourError, CommandError) as error:
+            record = _moves_record(position, dice, [])
+            del record["plays"]
             record["error"] = str(error)
         out.write(json.dumps(record) + "\n")
         out.flush()
@@ -162,7 +202,8 @@ def _play(args: argparse.Namespace) -> int:
         from parlour.lineplay import play_in_terminal
 
         game = get_face(game).series(rules).game  # the game by the rules asked for
-        return play_in_terminal(game, position=args.position, seed=args.seed)
+        start = None if args.position is None else _position(game, args.position)
+        return play_in_terminal(game, position=start, seed=args.seed)
     from pathlib import Path
 
     from parlour.core.protocol import Side
@@ -201,7 +242,8 @@ def _play(args: argparse.Namespace) -> int:
         rules=rules,
     )
     try:
-        session = Session(game, options, start=args.position)
+        start = None if args.position is None else _position(game, args.position)
+        session = Session(game, options, start=start)
     except ValueError as error:  # a level out of range
         raise CommandError(str(error)) from None
     return run(session)
@@ -240,6 +282,30 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
 
+#: The value of POSITION that names a game's usual starting position.
+STARTPOS = "startpos"
+
+
+def _position(game: Game[Any], text: str) -> str:
+    """The position text given on the command line, ``startpos`` read as the start."""
+    return game.new_state().to_text() if text == STARTPOS else text
+
+
+class _PlayHelp(argparse.HelpFormatter):
+    """Help for ``parlour play``: each game's levels are looked up only when the help
+    is shown, so that the engines are not imported for every command."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.dest != "level":
+            return action.help
+        ranges = []
+        for name in game_names():
+            levels = engine_levels(name)
+            if levels is not None:
+                ranges.append(f"{name} 1-{levels[0]} (default {levels[1]})")
+        return "the computer's level, 1 a beginner: " + ", ".join(ranges)
+
+
 def build_parser() -> argparse.ArgumentParser:
     known = ", ".join(game_names())
     parser = argparse.ArgumentParser(
@@ -263,9 +329,13 @@ def build_parser() -> argparse.ArgumentParser:
         "position",
         metavar="POSITION",
         help="FEN (chess), PDN FEN (checkers), or a Position ID with an optional :Match ID "
-        "(backgammon)",
+        f"(backgammon); {STARTPOS} for the usual start",
     )
     perft.add_argument("depth", metavar="DEPTH", type=int)
+    perft.add_argument(
+        "--divide", action="store_true", help="also count below each move of the first ply"
+    )
+    perft.add_argument("--json", action="store_true", help="print one JSON object")
     perft.set_defaults(run=_perft)
 
     moves = commands.add_parser(
@@ -276,13 +346,22 @@ def build_parser() -> argparse.ArgumentParser:
         "on standard input and answer each with one JSON line.",
     )
     moves.add_argument("game", metavar="GAME", help=f"one of: {known}")
-    moves.add_argument("position", metavar="POSITION", nargs="?", help="e.g. a gnubg Position ID")
+    moves.add_argument(
+        "position",
+        metavar="POSITION",
+        nargs="?",
+        help=f"as for perft (a FEN, a PDN FEN, a gnubg ID); {STARTPOS} for the usual start",
+    )
     moves.add_argument("dice", metavar="DICE", nargs="?", help="the dice thrown, e.g. 31 or 66")
     moves.add_argument("--batch", action="store_true", help="read positions from standard input")
+    moves.add_argument(
+        "--json", action="store_true", help="print one JSON object (as --batch prints a line)"
+    )
     moves.set_defaults(run=_moves)
 
     play = commands.add_parser(
         "play",
+        formatter_class=_PlayHelp,
         help="play a game in the terminal",
         description="Play a game in the terminal, against the computer or a second person "
         "at the same keyboard: the board in colour, moves typed or made with the mouse, "
@@ -295,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the computer (the default) or a second person at this keyboard "
         "(--plain: always a second person)",
     )
-    play.add_argument("--level", type=int, help="the computer's level, 1 (beginner) and up")
+    play.add_argument("--level", type=int, help="the computer's level (ranges are per game)")
     play.add_argument(
         "--side",
         choices=("first", "second"),

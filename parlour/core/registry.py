@@ -142,6 +142,20 @@ def has_engine(game: Game[Any] | str) -> bool:
     return _entry(game if isinstance(game, str) else game.name).engine is not None
 
 
+def engine_levels(game: Game[Any] | str) -> tuple[int, int] | None:
+    """The computer opponent's strongest level and its default level (levels run
+    from 1), or None for a game without one.
+
+    >>> engine_levels("chess")
+    (10, 5)
+    """
+    target = _entry(game if isinstance(game, str) else game.name).engine
+    if target is None:
+        return None
+    engine: type[Engine[Any]] = _load(target)
+    return engine.strongest, engine.default_level
+
+
 def get_engine(game: Game[Any] | str) -> Engine[Any]:
     """A new computer opponent for ``game`` (a game or its name)."""
     name = game if isinstance(game, str) else game.name
