@@ -75,6 +75,12 @@ def _perft(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _draw(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    print(game.state_from_text(_position(game, args.position)).to_svg(), end="")
+    return EXIT_OK
+
+
 def _moves(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.batch:
@@ -358,6 +364,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print one JSON object (as --batch prints a line)"
     )
     moves.set_defaults(run=_moves)
+
+    draw = commands.add_parser(
+        "draw",
+        help="draw a position as an SVG picture",
+        description="Print an SVG diagram of a position (redirect it to a .svg file).",
+    )
+    draw.add_argument("game", metavar="GAME", help=f"one of: {known}")
+    draw.add_argument(
+        "position", metavar="POSITION", help=f"as for perft; {STARTPOS} for the usual start"
+    )
+    draw.set_defaults(run=_draw)
 
     play = commands.add_parser(
         "play",

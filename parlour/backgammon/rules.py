@@ -503,6 +503,20 @@ class BackgammonState(State[BackgammonMove]):
             score=self.score,
         )
 
+    def to_svg(self) -> str:
+        """The position as an SVG diagram, seen by the first player, with the dice
+        and the cube."""
+        from parlour.backgammon.svg import draw  # drawing is rarely needed: load it then
+
+        owner = self.cube.owner
+        return draw(
+            self.position,
+            mover_is_first=self.mover is Side.FIRST,
+            dice=self.dice,
+            cube=self.cube.value,
+            cube_owner=None if owner is None else int(owner),
+        )
+
     def to_text(self) -> str:
         text = f"{position_id(self._node.position)}:{match_id(self.match_id_fields())}"
         return text + _THROW_SUFFIX if self._node.phase is Phase.THROW else text

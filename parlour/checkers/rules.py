@@ -192,6 +192,12 @@ class CheckersState(State[Move]):
         recent = self._seen[-1 - self.quiet_plies :]
         return sum(1 for key in recent[::-2] if key == current)
 
+    def to_svg(self, *, flipped: bool = False) -> str:
+        """The position as an SVG diagram, Black's side at the top unless ``flipped``."""
+        from parlour.checkers.svg import draw  # drawing is rarely needed: load it then
+
+        return draw(self.piece_at, flipped=flipped)
+
     def key(self) -> Hashable:
         """The position, any declared ending, the quiet plies (the 40-move rule)
         and the positions since the last man move or capture as a multiset (what

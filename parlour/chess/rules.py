@@ -174,6 +174,12 @@ class ChessState(ChessBoard, State[Move]):
     def is_repetition(self, count: int = 3) -> bool:
         return self.repetitions() >= count
 
+    def to_svg(self, *, flipped: bool = False) -> str:
+        """The position as an SVG diagram, White at the bottom unless ``flipped``."""
+        from parlour.chess.svg import draw  # drawing is rarely needed: load it then
+
+        return draw(self, flipped=flipped)
+
     def key(self) -> Hashable:
         """The position (FEN), any declared ending, and the positions since the
         last capture or pawn move as a multiset: what repetition counts."""

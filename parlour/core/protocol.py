@@ -191,6 +191,18 @@ class State(ABC, Generic[Move]):
         ``<ChessState 'rnbqkbnr/... w KQkq - 0 1'>``."""
         return f"<{type(self).__name__} {self.to_text()!r}>"
 
+    def to_svg(self) -> str:
+        """A diagram of the position as SVG (what notebooks show for a state).
+        Games without one raise ParlourError."""
+        raise ParlourError(f"{self.game.title} has no drawing yet")
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's hook: the diagram, or None (plain text) for a game without one."""
+        try:
+            return self.to_svg()
+        except ParlourError:
+            return None
+
     # -- equality ---------------------------------------------------------------
 
     def key(self) -> Hashable:
