@@ -22,7 +22,7 @@ from parlour.checkers.board import BLACK, WHITE, Move
 from parlour.checkers.notation import SIDE_NAME, parse_fen
 from parlour.checkers.rules import CheckersState
 from parlour.core.errors import IllegalMoveError, NotationError
-from parlour.core.sections import game_sections
+from parlour.core.sections import every_game, game_sections, lines_of
 
 # -- PDN games --------------------------------------------------------------------------
 
@@ -179,11 +179,7 @@ def read_pdn(text: str | Iterable[str]) -> list[PdnGame]:
     wrong for anything that cannot be read or played; to read the other games of
     such a file, use :func:`iter_pdn`.
     """
-    games = list(iter_pdn(text))
-    for game in games:
-        if game.error is not None:
-            raise game.error
-    return games
+    return every_game(iter_pdn(text))
 
 
 def iter_pdn(source: str | Iterable[str]) -> Iterator[PdnGame]:
@@ -196,7 +192,7 @@ def iter_pdn(source: str | Iterable[str]) -> Iterator[PdnGame]:
     >>> [(len(game.moves), game.error) for game in iter_pdn(text)]  # doctest: +ELLIPSIS
     [(2, None), (0, NotationError('PDN game 2: GameType 20 is not American ...')), (1, None)]
     """
-    lines = source.splitlines() if isinstance(source, str) else source
+    lines = lines_of(source)
     number = 0
     for section in game_sections(lines):
         for game in _read_section("\n".join(section), number + 1):

@@ -20,7 +20,7 @@ from parlour.chess.notation import parse_san, san
 from parlour.chess.rules import ChessState, parse_fen
 from parlour.core.errors import IllegalMoveError, NotationError
 from parlour.core.protocol import Side
-from parlour.core.sections import game_sections, split_section
+from parlour.core.sections import every_game, game_sections, lines_of, split_section
 
 # -- PGN --------------------------------------------------------------------------------
 
@@ -158,11 +158,7 @@ def read_pgn(text: str | Iterable[str]) -> list[PgnGame]:
     not a move raises NotationError naming the game and the move; to read the
     other games of such a file, use :func:`iter_pgn`.
     """
-    games = list(iter_pgn(text))
-    for game in games:
-        if game.error is not None:
-            raise game.error
-    return games
+    return every_game(iter_pgn(text))
 
 
 def iter_pgn(source: str | Iterable[str]) -> Iterator[PgnGame]:
@@ -178,7 +174,7 @@ def iter_pgn(source: str | Iterable[str]) -> Iterator[PgnGame]:
     2 PGN game 2, move 2. Ke3: a king cannot move like that
     1 None
     """
-    lines = source.splitlines() if isinstance(source, str) else source
+    lines = lines_of(source)
     number = 0
     for headers, movetext, tag_error in _sections(lines):
         rest: str | None = movetext

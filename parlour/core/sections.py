@@ -12,6 +12,32 @@ starting with ``%`` are escapes to other programs, dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Protocol, TypeVar
+
+from parlour.core.errors import NotationError
+
+
+class ReadGame(Protocol):
+    """A game read from a file, with why reading it stopped short (or None)."""
+
+    error: NotationError | None
+
+
+G = TypeVar("G", bound=ReadGame)
+
+
+def lines_of(source: str | Iterable[str]) -> Iterable[str]:
+    """The lines of a text, or an open file's lines as it yields them."""
+    return source.splitlines() if isinstance(source, str) else source
+
+
+def every_game(games: Iterable[G]) -> list[G]:
+    """All the games, or the first game's error: the strict way to read a file."""
+    found = list(games)
+    for game in found:
+        if game.error is not None:
+            raise game.error
+    return found
 
 
 def game_sections(lines: Iterable[str]) -> Iterator[list[str]]:

@@ -12,18 +12,9 @@ import pytest
 from parlour import cli
 from parlour.core.registry import get_game
 from parlour.tui.session import Options, Session
+from tests.core.process import parlour
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
-def parlour(*arguments: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "parlour", *arguments],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_moves_batch_reads_a_fen_whole() -> None:

@@ -5,22 +5,11 @@ help naming each game's range."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import chess
 
 from parlour.core.registry import engine_levels, game_names
-
-
-def parlour(*arguments: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "parlour", *arguments],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.core.process import parlour
 
 
 def test_perft_divide_as_json_agrees_with_python_chess() -> None:
