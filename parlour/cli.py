@@ -100,13 +100,15 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _moves_record(
-    position: str, dice: str | None, listing: list[tuple[str, str]]
+    position: str, dice: str | None, listing: list[tuple[str, str]] | None
 ) -> dict[str, object]:
-    """What ``moves --json`` and ``--batch`` print for one position."""
+    """What ``moves --json`` and ``--batch`` print for one position (without
+    ``plays`` when there is no ``listing``: the position could not be read)."""
     record: dict[str, object] = {"position": position}
     if dice is not None:
         record["dice"] = dice
-    record["plays"] = [{"move": move, "position": result} for move, result in listing]
+    if listing is not None:
+        record["plays"] = [{"move": move, "position": result} for move, result in listing]
     return record
 
 
@@ -126,8 +128,7 @@ def _moves_batch(game_name: str, lines: TextIO, out: TextIO) -> int:
         try:
             record = _moves_record(position, dice, game.list_moves(position, dice))
         except (ParlourError, CommandError) as error:
-            record = _moves_record(position, dice, [])
-            del record["plays"]
+            record = _moves_record(position, dice, None)
             record["error"] = str(error)
         out.write(json.dumps(record) + "\n")
         out.flush()
@@ -188,6 +189,9 @@ def _is(flags: list[str]) -> str:
 def _play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     rules = _rules(args, game)
+    # startpos is the usual start under the rules asked for (a match's first game),
+    # as when no position is given.
+    start = None if args.position == STARTPOS else args.position
     if args.plain:
         # Line-by-line play is one game between two people at one keyboard.
         unplain = [
@@ -208,7 +212,6 @@ def _play(args: argparse.Namespace) -> int:
         from parlour.lineplay import play_in_terminal
 
         game = get_face(game).series(rules).game  # the game by the rules asked for
-        start = None if args.position is None else _position(game, args.position)
         return play_in_terminal(game, position=start, seed=args.seed)
     from pathlib import Path
 
@@ -248,7 +251,6 @@ def _play(args: argparse.Namespace) -> int:
         rules=rules,
     )
     try:
-        start = None if args.position is None else _position(game, args.position)
         session = Session(game, options, start=start)
     except ValueError as error:  # a level out of range
         raise CommandError(str(error)) from None

@@ -291,3 +291,13 @@ def test_money_only_rules_go_with_a_match_when_off(
     _, state = started_backgammon(started, "--match", "3", "--automatic-doubles", "0")
     assert state.match_length == 3
     assert state.options == CubeOptions()
+
+
+def test_startpos_is_the_first_game_under_the_rules_asked_for(
+    started: list[tuple[Session, Path | None]],
+) -> None:
+    assert cli.main(["play", "backgammon", "--match", "5", "--position", "startpos"]) == 0
+    session, _ = started[0]
+    state = session.state
+    assert isinstance(state, BackgammonState) and state.match_length == 5
+    assert state.to_text() == session.series.first().to_text()
