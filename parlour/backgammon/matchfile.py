@@ -63,6 +63,7 @@ from parlour.backgammon.rules import (
 )
 from parlour.core.errors import NotationError, ParlourError
 from parlour.core.protocol import Side
+from parlour.core.sections import lines_of
 
 #: Width of the first player's column, as Jellyfish and gnubg write it.
 COLUMN = 28
@@ -324,8 +325,7 @@ def read_mat(text: str | Iterable[str], *, options: CubeOptions | None = None) -
     them, the rules named by the file's tags (as :func:`write_mat` writes them), or
     none."""
     layout = _MatLayout()
-    lines = text.splitlines() if isinstance(text, str) else (raw.rstrip("\r\n") for raw in text)
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         layout.read_line(number, raw)
     length = layout.finish()
     if options is None:

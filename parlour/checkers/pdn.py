@@ -223,13 +223,18 @@ def _read_section(text: str, first: int) -> Iterator[PdnGame]:
                 current, skipping, depth, number = None, False, 0, number + 1
             continue
         try:
-            if _read_token(current, match, depth) is None:
-                continue
+            if kind == "open":
+                depth += 1
+            elif kind == "close":
+                if depth == 0:
+                    raise NotationError(f"PDN game {number}: a ')' closes no variation")
+                depth -= 1
+            elif not depth:  # variations are skipped
+                _read_token(current, match)
         except NotationError as error:
             current.game.error = error
             skipping = True
             continue
-        depth += {"open": 1, "close": -1}.get(kind or "", 0)
         if kind == "result" and not depth:
             yield current.finish()
             current, number = None, number + 1
@@ -243,17 +248,9 @@ def _read_section(text: str, first: int) -> Iterator[PdnGame]:
         yield current.finish()
 
 
-def _read_token(reader: _Reader, match: re.Match[str], depth: int) -> bool | None:
-    """Read one token into the game; None for a token inside a skipped variation."""
+def _read_token(reader: _Reader, match: re.Match[str]) -> None:
+    """Read one token of the main line into the game."""
     kind = match.lastgroup
-    if kind == "open":
-        return True
-    if kind == "close":
-        if depth == 0:
-            raise NotationError(f"PDN game {reader.number}: a ')' closes no variation")
-        return True
-    if depth:
-        return None
     if kind == "tagpair":
         reader.tag(match.group("tag"), _unescape(match.group("value")))
     elif kind == "comment":
@@ -268,7 +265,6 @@ def _read_token(reader: _Reader, match: re.Match[str], depth: int) -> bool | Non
         raise NotationError(
             f"PDN game {reader.number}: {match.group()[:30]!r} is neither a move nor a tag"
         )
-    return True
 
 
 def read_pdn_game(text: str) -> PdnGame:

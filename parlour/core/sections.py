@@ -27,8 +27,11 @@ G = TypeVar("G", bound=ReadGame)
 
 
 def lines_of(source: str | Iterable[str]) -> Iterable[str]:
-    """The lines of a text, or an open file's lines as it yields them."""
-    return source.splitlines() if isinstance(source, str) else source
+    """The lines of a text, or an open file's lines as it yields them, without
+    their line ends."""
+    if isinstance(source, str):
+        return source.splitlines()
+    return (line.rstrip("\r\n") for line in source)
 
 
 def every_game(games: Iterable[G]) -> list[G]:
@@ -43,12 +46,12 @@ def every_game(games: Iterable[G]) -> list[G]:
 def game_sections(lines: Iterable[str]) -> Iterator[list[str]]:
     """The lines of each section of tags and the moves after them (a file without
     tags is one section, which may hold several games, each ended by its result).
-    Line ends and a byte-order mark are taken off."""
+    ``lines`` come without line ends (:func:`lines_of`); a byte-order mark is
+    taken off."""
     section: list[str] = []
     in_moves = False
     open_brace = False
-    for number, raw in enumerate(lines):
-        line = raw.rstrip("\r\n")
+    for number, line in enumerate(lines):
         if number == 0:
             line = line.lstrip("\ufeff")
         stripped = line.strip()
