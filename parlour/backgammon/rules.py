@@ -40,6 +40,7 @@ them apart (``4HPwATDgc/ABMA:cAkAAAAAAAAA:roll``).
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Self
@@ -525,6 +526,33 @@ class BackgammonState(State[BackgammonMove]):
         if isinstance(move, tuple):
             return format_play(self._node.position, move) if move else NO_MOVE_TEXT
         return str(move)
+
+    def split_line(self, text: str) -> list[str]:
+        """The moves of a line: separated by commas (a play holds spaces), or a
+        throw and its play written as a .mat file writes them, ``31: 8/5 6/5``.
+
+        >>> BACKGAMMON.new_state().split_line("31: 8/5 6/5, roll, 64")
+        ['31', '8/5 6/5', 'roll', '64']
+        """
+        moves = []
+        for part in re.split(r"[,;\n]", text):
+            throw, colon, play = part.partition(":")
+            if colon:  # nothing after the colon: the throw left no move
+                moves += [throw.strip(), " ".join(play.split()) or NO_MOVE_TEXT]
+            elif part.strip():
+                moves.append(" ".join(part.split()))
+        return moves
+
+    def join_line(self, texts: list[str], sides: list[Side | None]) -> str:
+        """The moves separated by commas, a throw joined to the play after it as a
+        .mat file writes them (``64: 24/18 13/9``); no move numbers."""
+        parts: list[str] = []
+        for index, text in enumerate(texts):
+            if index and sides[index - 1] is None and sides[index] is not None:
+                parts[-1] += f": {text}"
+            else:
+                parts.append(text)
+        return ", ".join(parts)
 
     def parse_move(self, text: str) -> BackgammonMove:
         words = " ".join(text.lower().split())

@@ -43,6 +43,9 @@ from parlour.chess.notation import board_fen, parse_san, read_fen, san
 from parlour.core.errors import GameOverError, IllegalMoveError
 from parlour.core.protocol import Game, Outcome, Side, State
 
+#: The results a line of moves may end with, as a score sheet writes them.
+_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
+
 
 class ChessState(ChessBoard, State[Move]):
     """A game of chess in progress: the board (:class:`~parlour.chess.board.ChessBoard`)
@@ -232,6 +235,17 @@ class ChessState(ChessBoard, State[Move]):
 
     def move_to_text(self, move: Move) -> str:
         return san(self, move)
+
+    def split_line(self, text: str) -> list[str]:
+        """As every game's, leaving out a result at the end (``1-0``), as a line
+        copied from a score sheet may carry."""
+        words = super().split_line(text)
+        if words and words[-1] in _RESULTS:
+            words.pop()
+        return words
+
+    def first_move_number(self) -> int:
+        return self.fullmove_number
 
     def parse_move(self, text: str) -> Move:
         return parse_san(self, text)

@@ -24,13 +24,17 @@ default that a game may override for speed or better wording.
 from __future__ import annotations
 
 import enum
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, Self, TypeVar
 
 from parlour.core.errors import GameOverError, IllegalMoveError, ParlourError
+
+#: A move number in a line of moves: ``12.`` or ``12...``, alone or before the move.
+_MOVE_NUMBER = re.compile(r"^\d+\.+")
 
 
 class Side(enum.IntEnum):
@@ -167,6 +171,99 @@ class State(ABC, Generic[Move]):
         move = self.parse_move(text)
         self.push(move)
         return move
+
+    # -- a line of moves -------------------------------------------------------
+
+    def split_line(self, text: str) -> list[str]:
+        """The moves of a line as written (see :meth:`play_line`), each as a player
+        types one. By default moves are separated by spaces and move numbers
+        (``12.``, ``12...``, also stuck to the move as in ``1.e4``) are dropped; a
+        line of moves whose text holds spaces is written with commas between them
+        (as :meth:`join_line` writes it)."""
+        if "," in text:
+            return [" ".join(part.split()) for part in text.split(",") if part.strip()]
+        words = []
+        for word in text.split():
+            bare = _MOVE_NUMBER.sub("", word)
+            if bare:
+                words.append(bare)
+        return words
+
+    def play_line(self, text: str) -> list[Move]:
+        """Play a whole line of moves written as text -- ``"1. e4 e5 2. Nf3"`` in
+        chess, ``"11-15 23-19"`` in checkers, ``"31, 8/5 6/5, roll, 64"`` in
+        backgammon, throws of the dice included -- and return the moves. All or
+        nothing: when a move cannot be read or is illegal, the moves before it are
+        taken back and the error says which move it was.
+
+        >>> from parlour.core.registry import get_game
+        >>> state = get_game("chess").new_state()
+        >>> [str(move) for move in state.play_line("1. e4 e5 2. Nf3")]
+        ['e2e4', 'e7e5', 'g1f3']
+        >>> state.play_line("Nc6 Ke3")
+        Traceback (most recent call last):
+        ...
+        parlour.core.errors.IllegalMoveError: move 2 of the line, 'Ke3': ...
+        """
+        moves: list[Move] = []
+        try:
+            for number, word in enumerate(self.split_line(text), start=1):
+                try:
+                    moves.append(self.play(word))
+                except ParlourError as error:
+                    # The same error (its class and rule kept), saying where it is.
+                    error.args = (f"move {number} of the line, {word!r}: {error}",)
+                    raise
+        except BaseException:
+            for _ in moves:
+                self.pop()
+            raise
+        return moves
+
+    def line_to_text(self, moves: Iterable[Move]) -> str:
+        """The ``moves``, played one after another from this position, written as a
+        line that :meth:`play_line` reads back; this state is left as it was.
+        IllegalMoveError names the first move that is not legal in its turn.
+
+        >>> from parlour.core.registry import get_game
+        >>> state = get_game("checkers").new_state()
+        >>> line = state.line_to_text(state.copy().play_line("11-15 23-19 8-11"))
+        >>> line
+        '1. 11-15 23-19 2. 8-11'
+        """
+        probe = self.copy()
+        texts: list[str] = []
+        sides: list[Side | None] = []
+        for move in moves:
+            sides.append(probe.turn if isinstance(probe.turn, Side) else None)
+            texts.append(probe.move_to_text(move))
+            probe.push(move)
+        return self.join_line(texts, sides)
+
+    def join_line(self, texts: list[str], sides: list[Side | None]) -> str:
+        """Moves as text (``sides``: who made each, None for a throw) written as a
+        line: numbered by pairs of moves, as a score sheet, starting from
+        :meth:`first_move_number`; or, when a move's text holds a space, unnumbered
+        with commas between the moves."""
+        if any(" " in text for text in texts):
+            return ", ".join(texts)
+        words: list[str] = []
+        number = self.first_move_number()
+        for index, (text, side) in enumerate(zip(texts, sides, strict=True)):
+            if side is Side.FIRST:
+                words.append(f"{number}. {text}")
+            elif index == 0:  # as python-chess writes it
+                words.append(f"{number}...{text}")
+            else:
+                words.append(text)
+            if side is Side.SECOND:
+                number += 1
+        return " ".join(words)
+
+    def first_move_number(self) -> int:
+        """The number a line of moves from this position starts at (chess reads it
+        from the FEN; other games start at 1)."""
+        return 1
 
     def explain_illegal(self, move: Move) -> IllegalMoveError:
         """Why ``move`` is not legal here, as an error to raise. Games override

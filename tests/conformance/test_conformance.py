@@ -95,6 +95,7 @@ def play_random_game(game: Game[Any], seed: int) -> None:
     state = game.new_state()
     start = state.to_text()
     plies = 0
+    played = []
     while not state.is_over() and plies < MAX_PLIES:
         check_position(game, state, rng)
         if state.turn is CHANCE:
@@ -103,8 +104,14 @@ def play_random_game(game: Game[Any], seed: int) -> None:
         else:
             move = rng.choice(state.legal_moves())
         state.push(move)
+        played.append(move)
         plies += 1
     check_position(game, state, rng)
+
+    line = game.state_from_text(start).line_to_text(played)
+    replayed = game.state_from_text(start)
+    assert replayed.play_line(line) == played, f"the line {line!r} read back otherwise"
+    assert replayed == state
 
     outcome = state.outcome()
     if outcome is not None:
