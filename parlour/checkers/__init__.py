@@ -13,7 +13,7 @@ Move(path=(11, 15))
 
 from parlour.checkers.board import Move
 from parlour.checkers.notation import board_picture, parse_fen, parse_move, position_to_fen
-from parlour.checkers.pdn import PdnGame, iter_pdn, read_pdn, read_pdn_game, write_pdn
+from parlour.checkers.pdn import PdnGame, PdnVariation, iter_pdn, read_pdn, read_pdn_game, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersGame, CheckersState
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "CheckersState",
     "Move",
     "PdnGame",
+    "PdnVariation",
     "board_picture",
     "iter_pdn",
     "parse_fen",

@@ -303,7 +303,7 @@ def test_minimal_file_without_tags_or_numbers() -> None:
         ("1. 11-15 24-19 2. 15x22 *", "15x22: there is no opposing piece on 18 to jump"),
         ("1. 11-15 22-26 *", "move 1 (White): 22-26: men move only forward"),
         ("1. 11-15 hello *", "'hello' is neither a move nor a tag"),
-        ("1. 11-15 (24-20 *", "a variation '(' is never closed"),
+        ("1. 11-15 (9-13 *", "a variation '(' is never closed"),
         ("1. 11-15) *", "a ')' closes no variation"),
         ('[FEN "B:W21:B33"]\n1. 1-5 *', "FEN tag: square 33 is not on the board"),
         ('[GameType "20"]\n1. 32-28 *', "GameType 20 is not American checkers"),
