@@ -257,6 +257,100 @@ def _play(args: argparse.Namespace) -> int:
     return run(session)
 
 
+#: The format name of the terminal app's save files (``--to save``).
+SAVE = "save"
+
+
+def _formats() -> dict[str, str]:
+    """Each game file format by its name (the file name's extension), to the game
+    that writes it: ``{"pgn": "chess", ...}``."""
+    formats = {}
+    for name in game_names():
+        suffix = get_face(name).export_suffix
+        if suffix is not None:
+            formats[suffix] = name
+    return formats
+
+
+def _format_of(path: str, text: str) -> str:
+    """The format of the file at ``path``, by its extension, else by its text."""
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in os.path.basename(path) else ""
+    if suffix == "json":
+        return SAVE
+    if suffix in _formats():
+        return suffix
+    if text.lstrip().startswith("{"):
+        return SAVE
+    known = ", ".join([SAVE, *_formats()])
+    raise CommandError(f"cannot tell what kind of file {path} is: name it with --from ({known})")
+
+
+def _read_text(path: str) -> str:
+    """The text of the file at ``path`` (``-``: standard input)."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        with open(path, "rb") as file:
+            return file.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise CommandError(f"{path} is not a game file: it is not text (UTF-8)") from None
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from parlour.tui.session import Session
+
+    text = _read_text(args.source)
+    source = args.source_format or _format_of(args.source, text)
+    target = args.to
+    if target is None and args.target not in (None, "-"):
+        target = _format_of(args.target, "")
+    if source == SAVE:
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CommandError(f"{args.source} is not a saved game: {error}") from None
+        session = Session.from_json(record)
+        suffix = get_face(session.game).export_suffix
+        if suffix is None:
+            raise CommandError(f"{session.game.title} has no file format to convert to")
+        if target not in (None, suffix):
+            raise CommandError(
+                f"a saved game of {session.game.name} converts to {suffix}, not {target}"
+            )
+        if args.number is not None:
+            raise UsageError("--number picks a game of a game file: a save file holds one")
+        written = session.export().text
+    else:
+        game = get_game(_formats()[source])
+        if target not in (None, SAVE):
+            raise CommandError(
+                f"a {source} file converts to a save file (--to {SAVE}), not to {target}"
+            )
+        found = get_face(game).read_games(text)
+        if not found:
+            raise CommandError(f"{args.source} holds no game")
+        if args.number is None and len(found) > 1:
+            raise CommandError(
+                f"{args.source} holds {len(found)} games: choose one with --number N"
+            )
+        number = args.number or 1
+        if not 1 <= number <= len(found):
+            raise CommandError(f"{args.source} holds {len(found)} games, not {number}")
+        session = Session.from_recorded(game, found[number - 1])
+        written = json.dumps(session.to_json(), indent=2) + "\n"
+    if args.target in (None, "-"):
+        sys.stdout.write(written)
+    else:
+        try:
+            with open(args.target, "w", encoding="utf-8") as file:
+                file.write(written)
+        except OSError as error:
+            raise CommandError(f"cannot write {args.target}: {error.strerror}") from None
+    return EXIT_OK
+
+
 #: The per-client limits ``parlour serve`` takes: (kind, default, what is counted). The
 #: defaults are those of :class:`parlour.server.limits.Limits`, checked by a test.
 _LIMITS = [
@@ -377,6 +471,31 @@ def build_parser() -> argparse.ArgumentParser:
         "position", metavar="POSITION", help=f"as for perft; {STARTPOS} for the usual start"
     )
     draw.set_defaults(run=_draw)
+
+    formats = ", ".join(_formats())
+    convert = commands.add_parser(
+        "convert",
+        help="convert a saved game to a game file (PGN, PDN, .mat) and back",
+        description="Convert a game saved by the terminal app (F5) to its game's file "
+        f"format ({formats}), or a game of such a file to a save file that "
+        "'parlour play GAME --resume FILE' resumes. The kind of each file is told "
+        "by its extension (.json for a save file) or named with --from and --to.",
+    )
+    convert.add_argument("source", metavar="SOURCE", help="the file to read (- for stdin)")
+    convert.add_argument(
+        "target", metavar="TARGET", nargs="?", help="the file to write (default: stdout)"
+    )
+    convert.add_argument(
+        "--from", dest="source_format", choices=[SAVE, *_formats()], help="SOURCE's kind"
+    )
+    convert.add_argument("--to", choices=[SAVE, *_formats()], help="TARGET's kind")
+    convert.add_argument(
+        "--number",
+        type=int,
+        metavar="N",
+        help="which game of a file of several to convert (1 for the first)",
+    )
+    convert.set_defaults(run=_convert, command_parser=convert)
 
     play = commands.add_parser(
         "play",

@@ -28,10 +28,10 @@ from typing import Any
 
 from parlour.backgammon.board import BAR, OFF, CheckerMove, Position
 from parlour.backgammon.match import BackgammonMatch, BackgammonSeries, series
-from parlour.backgammon.matchfile import write_mat
+from parlour.backgammon.matchfile import read_mat, write_mat
 from parlour.backgammon.rules import BACKGAMMON, BackgammonState, Phase, TurnBuilder
 from parlour.core.errors import NotationError
-from parlour.core.face import BasicFace, BoardData, Export, MoveRow, PageData
+from parlour.core.face import BasicFace, BoardData, Export, MoveRow, PageData, Recorded
 from parlour.core.protocol import Side, State
 
 #: Longest list of steps a client may send for one turn (a double moves four checkers).
@@ -392,6 +392,14 @@ class BackgammonFace(BasicFace):
         words = tuple("".join(name.split()) or "Player" for name in names)
         date = datetime.date.today().strftime("%Y.%m.%d")
         return Export("mat", write_mat(match, (words[0], words[1]), date=date))
+
+    def read_games(self, text: str) -> list[Recorded]:
+        """The match (or money session) of a .mat text, under the cube rules its
+        tags name."""
+        read = read_mat(text)
+        match = read.match
+        rules = BackgammonSeries(match.match_length, match.game.options).rules
+        return [Recorded(list(match.games), read.names, rules)]
 
 
 BACKGAMMON_FACE = BackgammonFace(BACKGAMMON)

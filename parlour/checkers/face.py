@@ -15,10 +15,10 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.checkers.pdn import PdnGame, write_pdn
+from parlour.checkers.pdn import PdnGame, iter_pdn, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersState
-from parlour.core.face import BasicFace, BoardData, Export, PageData
-from parlour.core.protocol import State
+from parlour.core.face import BasicFace, BoardData, Export, PageData, Recorded, end_as_recorded
+from parlour.core.protocol import Side, State
 
 
 def board(state: CheckersState) -> BoardData:
@@ -66,6 +66,32 @@ class CheckersFace(BasicFace):
         date = datetime.date.today().strftime("%Y.%m.%d")
         tags = {"Event": "Parlour game", "Date": date, "Black": names[0], "White": names[1]}
         return Export("pdn", write_pdn(PdnGame.from_state(state, tags)))
+
+    def read_games(self, text: str) -> list[Recorded]:
+        """Every game of a PDN text, each ended as its result says when its last
+        position has not ended it (by resignation, or a draw)."""
+        recorded = []
+        for game in iter_pdn(text):
+            if game.error is not None:
+                raise game.error
+            state = game.end()
+            if game.result in _WINNERS:
+                end_as_recorded(state, _WINNERS[game.result], "resignation")
+            elif game.result == "1/2-1/2":
+                end_as_recorded(state, None, "agreement")
+            names = (_name(game, "Black"), _name(game, "White"))
+            recorded.append(Recorded([state], names, {}))
+        return recorded
+
+
+#: A PDN result (in the standard's terms) naming a winner: Black is the first side.
+_WINNERS = {"1-0": Side.SECOND, "0-1": Side.FIRST}
+
+
+def _name(game: PdnGame, tag: str) -> str:
+    """A player's name from a tag, or the side's name where the tag is unknown."""
+    name = game.tags.get(tag, "?").strip()
+    return tag if name in ("", "?") else name
 
 
 CHECKERS_FACE = CheckersFace(CHECKERS)

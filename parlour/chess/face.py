@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from parlour.chess.board import SQUARE_NAMES
-from parlour.chess.pgn import PgnGame, write_pgn
+from parlour.chess.pgn import PgnGame, iter_pgn, write_pgn
 from parlour.chess.rules import CHESS, ChessState
-from parlour.core.face import BasicFace, BoardData, Export
-from parlour.core.protocol import State
+from parlour.core.face import BasicFace, BoardData, Export, Recorded, end_as_recorded
+from parlour.core.protocol import Side, State
 
 
 def board(state: ChessState) -> BoardData:
@@ -76,6 +76,35 @@ class ChessFace(BasicFace):
             state, Event="Parlour game", Date=_today(), White=names[0], Black=names[1]
         )
         return Export("pgn", write_pgn(game))
+
+    def read_games(self, text: str) -> list[Recorded]:
+        """Every game of a PGN text, each ended as its result says when its last
+        position has not ended it (by resignation, or on time by its Termination
+        tag, or a draw)."""
+        recorded = []
+        for game in iter_pgn(text):
+            if game.error is not None:
+                raise game.error
+            state = game.end()
+            result = game.result()
+            termination = game.headers.get("Termination", "").lower()
+            if result in _WINNERS:
+                end_as_recorded(state, _WINNERS[result], termination or "resignation")
+            elif result == "1/2-1/2":
+                end_as_recorded(state, None, termination or "agreement")
+            names = (_name(game, "White"), _name(game, "Black"))
+            recorded.append(Recorded([state], names, {}))
+        return recorded
+
+
+#: A PGN result naming a winner.
+_WINNERS = {"1-0": Side.FIRST, "0-1": Side.SECOND}
+
+
+def _name(game: PgnGame, tag: str) -> str:
+    """A player's name from a tag, or the side's name where the tag is unknown."""
+    name = game.headers.get(tag, "?").strip()
+    return tag if name in ("", "?") else name
 
 
 CHESS_FACE = ChessFace(CHESS)

@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from parlour.core.protocol import Game, State
+from parlour.core.errors import NotationError
+from parlour.core.protocol import Game, Side, State
 
 #: What a board on screen needs, as plain data (JSON-ready): a ``kind`` naming the
 #: drawing ("chess", "checkers", "backgammon", or "text" for the generic one) and
@@ -57,6 +58,44 @@ class Export:
     #: The file name's extension, without the dot: "pgn", "pdn", "mat".
     suffix: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One series of games read from a game file (a chess game, a backgammon match):
+    the games, each as the state after its last move (all but the last over), the
+    players' names (first side, second side) and the optional rules the series was
+    played under, as :meth:`GameFace.series` reads them."""
+
+    games: list[State[Any]]
+    names: tuple[str, str]
+    rules: dict[str, Any]
+
+
+def end_as_recorded(state: State[Any], winner: Side | None, reason: str) -> None:
+    """End ``state`` off the board as a game record says it ended, when its
+    position has not ended it: a win by the loser's resignation (or, in chess, by
+    the loser's flag when ``reason`` speaks of time), a draw by claim when one is
+    claimable and by agreement otherwise.
+
+    >>> from parlour.core.registry import get_game
+    >>> state = get_game("chess").new_state()
+    >>> end_as_recorded(state, Side.SECOND, "resignation")
+    >>> state.outcome()
+    Outcome(winner=<Side.SECOND: 1>, reason='resignation', points=1)
+    """
+    if state.is_over():
+        return
+    if winner is not None:
+        flag = getattr(state, "flag", None)
+        if "time" in reason and callable(flag):
+            flag(winner.other)
+        else:
+            state.resign(winner.other)
+    elif state.claimable_draw() is not None and reason != "agreement":
+        state.claim_draw()
+    else:
+        state.agree_draw()
 
 
 class Series(Protocol):
@@ -140,6 +179,12 @@ class GameFace(Protocol):
         """The file format's name for people ("PGN"), or None without one."""
         ...
 
+    def read_games(self, text: str) -> list[Recorded]:
+        """Every series of games in ``text``, a file in the game's format (what
+        :meth:`export` writes, and what other programs write); NotationError naming
+        the game and the line or move of anything unreadable or illegal."""
+        ...
+
     @property
     def rule_choices(self) -> list[RuleChoice]:
         """The optional rules a player may choose before a game, for a form: each
@@ -197,6 +242,9 @@ class BasicFace:
 
     def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export | None:
         return None
+
+    def read_games(self, text: str) -> list[Recorded]:
+        raise NotationError(f"{self._game.title} has no file format to read")
 
     #: The file format's name for people; None without one.
     export_kind: str | None = None

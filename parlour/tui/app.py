@@ -688,11 +688,8 @@ class ParlourApp(App[None]):
             return
         if path is None:
             path = self.directory / f"parlour-{session.game.name}.{face.export_suffix}"
-        names = (session.record_name(Side.FIRST), session.record_name(Side.SECOND))
         try:
-            written = face.export([*session.earlier_states, session.state], names)
-            assert written is not None
-            path.write_text(written.text, encoding="utf-8")
+            path.write_text(session.export().text, encoding="utf-8")
         except (OSError, ParlourError, ValueError) as error:
             self.say(f"Could not export: {error}", error=True)
             return

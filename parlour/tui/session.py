@@ -26,6 +26,7 @@ from typing import Any
 from parlour.core.dice import Dice
 from parlour.core.engine import Engine, Hint
 from parlour.core.errors import GameOverError, NotationError, ParlourError
+from parlour.core.face import Export, Recorded, end_as_recorded
 from parlour.core.protocol import CHANCE, Game, Outcome, Side, State
 from parlour.core.registry import get_engine, get_face, get_game
 
@@ -138,6 +139,9 @@ class Session:
         self.start_text = self.state.to_text()
         #: Every move pushed on :attr:`state`, in notation, as read before it.
         self.texts: list[str] = []
+        #: The players' names from a game file the session was read from (first
+        #: side, second side); None: named by their sides (see :meth:`record_name`).
+        self.names: tuple[str, str] | None = None
         self.engine: Engine[Any] | None = None
         #: Why there is no computer opponent, when one was asked for and is missing.
         self.no_engine: str | None = None
@@ -158,7 +162,8 @@ class Session:
     def player_name(self, side: Side) -> str:
         name = self.game.side_name(side)
         if self.engine is None:
-            return name
+            known = self.names[side] if self.names is not None else name
+            return name if known == name else f"{name} ({known})"
         if side == self.computer_side:
             level = self.options.level or self.engine.default_level
             return f"{name} (computer, level {level})"
@@ -166,7 +171,10 @@ class Session:
 
     def record_name(self, side: Side) -> str:
         """The name a game record gives a player, as the web app's downloads do:
-        the side's name for a person, ``Parlour-N`` for the computer at level N."""
+        the side's name for a person, ``Parlour-N`` for the computer at level N;
+        or the name a game file read into the session gave."""
+        if self.names is not None:
+            return self.names[side]
         if self.engine is not None and side == self.computer_side:
             return f"Parlour-{self.options.level or self.engine.default_level}"
         return self.game.side_name(side)
@@ -272,7 +280,7 @@ class Session:
         """The save file's contents."""
         current = GameRecord(self.start_text, list(self.texts))
         plain = not self.options.rules_in_force()
-        return {
+        record = {
             "kind": SAVE_KIND,
             "version": SAVE_VERSION if plain else SAVE_VERSION_CUBE_RULES,
             "game": self.game.name,
@@ -282,6 +290,38 @@ class Session:
             "earlier_games": [asdict(record) for record in self.earlier],
             "position": self.state.to_text(),
         }
+        if self.names is not None:
+            record["names"] = list(self.names)
+        declared = self.state._declared
+        if declared is not None:  # an ending no move shows: a resignation, a draw
+            winner = None if declared.winner is None else declared.winner.name.lower()
+            record["ended"] = {"winner": winner, "reason": declared.reason}
+        return record
+
+    @classmethod
+    def from_recorded(cls, game: Game[Any], recorded: Recorded) -> Session:
+        """A session of games read from a game file (:meth:`GameFace.read_games`),
+        between two people, to resume or to save."""
+        session = cls(game, Options(rules=dict(recorded.rules)))
+        *earlier, last = recorded.games
+        for state in earlier:
+            session.earlier.append(_history(state))
+            session.earlier_states.append(state)
+        current = _history(last)
+        session.state, session.start_text, session.texts = last, current.start, current.moves
+        session.names = recorded.names
+        return session
+
+    def export(self, names: tuple[str, str] | None = None) -> Export:
+        """Every game of the session in the game's file format, with the players'
+        ``names`` (by default as :meth:`record_name` gives them); ParlourError for a
+        game without a file format."""
+        if names is None:
+            names = (self.record_name(Side.FIRST), self.record_name(Side.SECOND))
+        written = get_face(self.game).export([*self.earlier_states, self.state], names)
+        if written is None:
+            raise ParlourError(f"{self.game.title} has no file format to export to")
+        return written
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
@@ -317,6 +357,17 @@ class Session:
             session.earlier.append(GameRecord(begin, texts))
             session.earlier_states.append(state)
         session.texts = _replay(session.state, record.get("moves", []), "the game")
+        if "ended" in record:
+            _end(session.state, record["ended"])
+        names = record.get("names")
+        if names is not None:
+            if not (
+                isinstance(names, list)
+                and len(names) == 2
+                and all(isinstance(n, str) for n in names)
+            ):
+                raise NotationError("the save file's names are not a list of two names")
+            session.names = (names[0], names[1])
         return session
 
     @classmethod
@@ -362,6 +413,38 @@ def _replay(state: State[Any], moves: object, where: str) -> list[str]:
         except ParlourError as error:
             raise NotationError(f"move {number} of {where}, {text!r}: {error}") from None
     return texts
+
+
+def _history(state: State[Any]) -> GameRecord:
+    """The game that led to ``state``: its first position and its moves as text."""
+    start = state.copy()
+    moves = []
+    while True:
+        try:
+            moves.append(start.pop())
+        except IndexError:
+            break
+    record = GameRecord(start.to_text())
+    for move in reversed(moves):
+        record.moves.append(start.move_to_text(move))
+        start.push_unchecked(move)
+    return record
+
+
+def _end(state: State[Any], ended: object) -> None:
+    """End the resumed game as the save file says it ended off the board."""
+    if not isinstance(ended, dict) or not isinstance(ended.get("reason"), str):
+        raise NotationError("the save file's ending is not an object with a reason")
+    winner = ended.get("winner")
+    if winner not in (None, "first", "second"):
+        raise NotationError(f"the save file's winner is {winner!r}, not 'first' or 'second'")
+    if state.is_over():
+        raise NotationError("the save file ends a game that its moves have already ended")
+    side = None if winner is None else (Side.FIRST if winner == "first" else Side.SECOND)
+    try:
+        end_as_recorded(state, side, ended["reason"])
+    except ParlourError as error:
+        raise NotationError(f"the save file's ending: {error}") from None
 
 
 def _last_was_chance(state: State[Any]) -> bool:
