@@ -42,33 +42,37 @@ HELP_TEXT = """\
     checkers    11-15, 22x15, 15x24x31
     backgammon  8/5 6/5, bar/22, 6/off; roll, double, take, drop, beaver
   Or click a piece, then one of the marked squares it may go to.
-  Chess: a pawn clicked onto the last rank asks which piece it becomes
-  (q, r, b or n; Escape puts it back).
-  Checkers: a multi-jump is made by clicking its landing squares in turn
-  (or just the last one when only one jump ends there).
-  Backgammon: click a checker to move it by the higher die (right-click:
-  the lower one); F3 takes a checker back; Enter confirms the turn.
+  Chess: a pawn clicked onto the last rank asks which piece it
+  becomes (q, r, b or n; Escape puts it back).
+  Checkers: a multi-jump is made by clicking its landing squares in
+  turn (or just the last one when only one jump ends there).
+  Backgammon: click a checker to move it by the higher die (right-
+  click: the lower one); F3 takes a checker back; Enter confirms.
+  Backgammon points are numbered for the player to move (the player
+  at the keyboard against the computer); White is O, Black is X.
 
 [b]Keys[/b]
-  F1        this help          F2   a hint from the computer
-  F3        undo               F4   flip the board
-  F5        save the game      F6   export (PGN, PDN or .mat)
-  F7        resign (backgammon: choose a single game, gammon or backgammon)
-  Ctrl+Q    quit
+  F1      this help             F2   a hint from the computer
+  F3      undo                  F4   flip the board
+  F5      save the game         F6   export (PGN, PDN or .mat)
+  F7      resign (backgammon: a single game, gammon or backgammon)
+  Ctrl+Q  quit
 
 [b]Commands typed in the move line[/b]
   hint, undo, flip, help, quit
-  moves            list the legal moves (what a click would mark)
-  save \\[FILE]      save to FILE (a small JSON file; resume it with
-                   parlour play GAME --resume FILE)
-  export \\[FILE]    write the game in its notation file format
-  resign           resign the game, once you say yes (backgammon: an offer, "resign single",
-                   "resign gammon" or "resign backgammon", to accept or decline;
-                   asked for once the dice are thrown for you, it is made at the
-                   start of your next turn, in place of the roll)
-  draw             agree a draw, once both say yes (two players at one keyboard)
-  claim            claim a draw the rules allow (repetition, 40/50-move rule)
-  next             start the next game of a backgammon match
+  moves          list the legal moves (what a click would mark)
+  save \\[FILE]    save to FILE (a small JSON file; resume it with
+                 parlour play GAME --resume FILE)
+  export \\[FILE]  write the game in its notation file format
+  resign         resign the game, once you say yes. Backgammon: an
+                 offer ("resign single", "resign gammon" or "resign
+                 backgammon") to accept or decline; asked for once
+                 the dice are thrown for you, it is made at the
+                 start of your next turn, in place of the roll
+  draw           agree a draw, once both say yes (two at a keyboard)
+  claim          claim a draw the rules allow (repetition, 40 or
+                 50 moves without progress)
+  next           start the next game of a backgammon match
 
 Press Escape to close this help.
 """
@@ -90,8 +94,9 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: 84; height: auto; max-height: 90%;
-        border: round #c9a227; background: #1d2330; padding: 1 2;
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: round #c9a227; background: #1d2330; padding: 0 1;
+        scrollbar-size-vertical: 1;
     }
     """
 
@@ -196,7 +201,8 @@ class ParlourApp(App[None]):
             placeholder="type a move (e4, 11-15, 8/5 6/5) or a command; F1 for help",
             id="entry",
         )
-        yield Footer()
+        # Compact, without the command palette's key: every F-key fits in 80 columns.
+        yield Footer(compact=True, show_command_palette=False)
 
     def _title(self) -> str:
         session = self.session

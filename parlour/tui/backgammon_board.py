@@ -31,8 +31,12 @@ from parlour.tui.choice import Choice
 from parlour.tui.parts import GameUI, face_move_list, series_lines
 from parlour.tui.session import Session
 
-CHECKER = "▐█▌"
 COLOURS = {Side.FIRST: "#f5f1e6", Side.SECOND: "#141414"}
+#: A checker: a block of its side's colour with its side's letter, O for White and
+#: X for Black as GNU Backgammon's text board writes them, so that the sides differ
+#: by more than colour.
+CHECKER = {Side.FIRST: " O ", Side.SECOND: " X "}
+LETTER_COLOURS = {Side.FIRST: "#141414", Side.SECOND: "#f5f1e6"}
 #: Checkers drawn on a point before the rest are written as a number.
 SHOWN = 6
 #: The ends of a checker's move in numbers: the bar is 25, off the board 0.
@@ -225,20 +229,16 @@ class BackgammonBoard(Board):
         self, key: Any, top: bool, layout: BoardData, viewer: Side, last_play: set[Any]
     ) -> Text:
         """What the cell ``key`` shows: its checkers, or the tray's borne-off ones."""
-        me, them = COLOURS[viewer], COLOURS[viewer.other]
         width, shown = (3, SHOWN - 1) if self.compact else (5, SHOWN)
         if isinstance(key, int):
             count = layout["points"][self._first_point(key) - 1]
-            mine = count if viewer is Side.FIRST else -count
-            colour = me if mine > 0 else them
-            return _stack(
-                f"{key:^{width}}", abs(count), colour, top, width, shown, key in last_play
-            )
+            owner = Side.FIRST if count > 0 else Side.SECOND  # the first side's count
+            return _stack(f"{key:^{width}}", abs(count), owner, top, width, shown, key in last_play)
         side = viewer if key.endswith("-me") else viewer.other
         colour = COLOURS[side]
         if key.startswith("bar"):
             label = "bar" if self.compact else " bar "
-            return _stack(label, layout["bar"][side], colour, top, width, shown)
+            return _stack(label, layout["bar"][side], side, top, width, shown)
         off = layout["off"][side]
         text = Text(" off\n", style="#cbd5e0")
         if off:
@@ -345,22 +345,23 @@ class BackgammonBoard(Board):
 def _stack(
     label: str,
     count: int,
-    colour: str,
+    side: Side,
     top: bool,
     width: int = 5,
     room: int = SHOWN,
     marked: bool = False,
 ) -> Text:
-    """A point's label (``marked``: a checker landed there in the last play) and its
-    checkers (up to ``room``, the last one then written as the number on the
-    point), hanging from the top edge or standing on the bottom one."""
+    """A point's label (``marked``: a checker landed there in the last play) and
+    ``side``'s checkers on it (up to ``room``, the last one then written as the
+    number on the point), hanging from the top edge or standing on the bottom one."""
     rows = [Text(label, style="bold #ffd54a underline" if marked else "#f0e6d2")]
-    pad = " " * ((width - len(CHECKER)) // 2)
+    pad = " " * ((width - len(CHECKER[side])) // 2)
+    face = f"bold {LETTER_COLOURS[side]} on {COLOURS[side]}"
     for index in range(min(count, room)):
         if index == room - 1 and count > room:
-            rows.append(Text(f"{count:^{width}}", style=f"bold #000000 on {colour}"))
+            rows.append(Text(pad) + Text(f"{count:^3}", style=face))
         else:
-            rows.append(Text(pad + CHECKER, style=colour))
+            rows.append(Text(pad) + Text(CHECKER[side], style=face))
     rows.extend(Text("") for _ in range(room + 1 - len(rows)))
     if not top:
         rows.reverse()

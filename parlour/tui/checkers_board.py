@@ -16,9 +16,13 @@ from parlour.core.face import BoardData
 from parlour.core.protocol import Side
 from parlour.tui.square_board import SquareBoard, SquareMove
 
-#: A piece is a disc two rows high; a king wears a crown in the middle.
+#: A piece is a disc two rows high, solid for Black and outlined for White (so that
+#: the sides differ in shape as well as colour); a king wears a crown in the middle.
 DISC_TOP, DISC_BOTTOM = "▗▄▄▄▖", "▝▀▀▀▘"
+RING_TOP, RING_BOTTOM = "╭───╮", "╰───╯"
 CROWN = "♛"
+#: On the small board, a piece is one figure beside its square's number.
+SMALL = {"b": "●", "w": "○", "B": "♛", "W": "♕"}
 PIECE_COLOUR = {"b": "#141414", "w": "#f4efe4"}
 
 
@@ -81,22 +85,24 @@ class CheckersBoard(SquareBoard):
         return separator.join(path)
 
     def draw(self, key: str, piece: str | None, target: bool) -> Text:
-        if self.compact:  # one row: the piece, or else the square's number
+        if self.compact:  # one row: the piece's figure, then the square's number
+            number = Text(f"{key:>3}", style="bold #ffffff" if target else "#c8dcbc")
             if piece is None:
-                return Text(f"{key:>3}", style="bold #ffffff" if target else "#c8dcbc")
-            glyph = CROWN if piece.isupper() else "●"
-            return Text(f" {glyph}", style=f"bold {PIECE_COLOUR[piece.lower()]}")
+                return Text(" ") + number
+            figure = Text(SMALL[piece], style=f"bold {PIECE_COLOUR[piece.lower()]}")
+            return figure + number
         text = Text(f"{key:<2}\n", style="#e4eedc")
         if piece is not None:
             colour = PIECE_COLOUR[piece.lower()]
-            text.append(" " + DISC_TOP + "\n ", style=colour)
+            top, bottom = (DISC_TOP, DISC_BOTTOM) if piece in "bB" else (RING_TOP, RING_BOTTOM)
+            text.append(" " + top + "\n ", style=colour)
             if piece.isupper():  # a king: the crown on the disc
-                other = PIECE_COLOUR["w" if piece in "bB" else "b"]
-                text.append(DISC_BOTTOM[:2], style=colour)
-                text.append(CROWN, style=f"bold {other} on {colour}")
-                text.append(DISC_BOTTOM[3:], style=colour)
+                crown = f"bold {PIECE_COLOUR['w']} on {colour}" if piece == "B" else colour
+                text.append(bottom[:2], style=colour)
+                text.append(CROWN, style=crown)
+                text.append(bottom[3:], style=colour)
             else:
-                text.append(DISC_BOTTOM, style=colour)
+                text.append(bottom, style=colour)
         elif target:
             text.append("\n   ◆", style="bold #ffffff")
         return text

@@ -19,8 +19,11 @@ from parlour.tui.parts import GameUI
 from parlour.tui.square_board import SquareBoard, SquareMove
 
 FILES = "abcdefgh"
-#: Solid figures for both sides, told apart by colour.
+#: Black's pieces as solid figures, White's as outlined ones, so that the sides are
+#: told apart by shape as well as by colour (on a terminal without colours, or by a
+#: player who does not see them).
 GLYPHS = {"k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
+WHITE_GLYPHS = {"k": "♔", "q": "♕", "r": "♖", "b": "♗", "n": "♘", "p": "♙"}
 WHITE_PIECE = "bold #ffffff"
 BLACK_PIECE = "bold #101010"
 #: The pieces a pawn may become, strongest first, by their UCI letters (which are
@@ -65,9 +68,9 @@ class ChessBoard(SquareBoard):
 
     def draw(self, key: str, piece: str | None, target: bool) -> Text:
         if piece is not None:
-            return Text(
-                GLYPHS[piece.lower()], style=WHITE_PIECE if piece.isupper() else BLACK_PIECE
-            )
+            if piece.isupper():
+                return Text(WHITE_GLYPHS[piece.lower()], style=WHITE_PIECE)
+            return Text(GLYPHS[piece], style=BLACK_PIECE)
         return Text("•" if target else "", style="bold #ffffff")
 
     def moves_of(self, data: BoardData) -> list[SquareMove]:

@@ -179,7 +179,7 @@ def test_help_screen_lists_the_keys() -> None:
         await pilot.press("f1")
         await pilot.pause()
         text = str(app.screen.query_one("#help-text").render())
-        for words in ("F2   a hint", "F3        undo", "F4   flip", "save [FILE]", "export"):
+        for words in ("F2   a hint", "F3      undo", "F4   flip", "save [FILE]", "export"):
             assert words in text
         await pilot.press("escape")
         await pilot.pause()
@@ -201,7 +201,7 @@ def test_a_small_terminal_gets_the_small_board() -> None:
             await pilot.click("#sq-11")
             await pilot.click("#sq-15")
             assert app.session.texts == ["11-15"]
-            assert str(app.query_one("#sq-15").render()).strip() == "●"
+            assert str(app.query_one("#sq-15").render()).strip() == "● 15"
             screenshot(app, "checkers-small-terminal")
 
     asyncio.run(main())
