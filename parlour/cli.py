@@ -421,10 +421,13 @@ def build_parser() -> argparse.ArgumentParser:
         "perft",
         help="count the leaf nodes of the legal-move tree",
         description="Count the leaf nodes of the legal-move tree DEPTH plies deep and print "
-        "the number on the last line. A ply is one move of the game: in backgammon a throw "
-        "of the dice, the whole play of a roll, a cube action or an offer to resign each "
-        "count as one (so the opening position before the roll has 5 at depth 1: roll, "
-        "double, and three offers to resign).",
+        "the number on the last line. A ply is one move of a player: in backgammon the "
+        "whole play of a roll, a cube action or an offer to resign each count as one, "
+        "and the count stops at a throw of the dice, which is no player's move: "
+        "4HPwATDgc/ABMA, the starting set-up with White to act before the roll, has 5 "
+        "at depth 1 (roll, double, and three offers to resign) and no depth 2; "
+        "backgammon's startpos, before the opening throw, has none. Give a position "
+        "with its dice thrown (its Match ID) to count the plays of a roll.",
     )
     perft.add_argument("game", metavar="GAME", help=f"one of: {known}")
     perft.add_argument(

@@ -428,7 +428,11 @@ def _perft(state: State[Any], depth: int) -> int:
     if depth == 0:
         return 1
     if state.turn is CHANCE:
-        raise ParlourError("perft is not defined across chance nodes")
+        raise ParlourError(
+            "perft counts the players' moves and stops at a throw of the dice: the dice "
+            "are to be thrown within the depth asked for (count from a position with "
+            "its dice thrown, to a depth that ends before the next throw)"
+        )
     moves = state.legal_moves()
     if depth == 1:
         return len(moves)

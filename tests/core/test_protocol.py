@@ -85,7 +85,7 @@ def test_generic_perft_counts_leaves() -> None:
     state = RACE.state_from_text("0,0,0,3")
     assert RACE.perft(state, 0) == 1
     assert RACE.perft(state, 1) == 2
-    with pytest.raises(Exception, match="chance"):
+    with pytest.raises(Exception, match="stops at a throw of the dice"):
         RACE.perft(state, 2)
 
 
