@@ -56,7 +56,7 @@ def play_in_terminal(
         if turn is CHANCE:
             throw = dice.choose(state.chance_outcomes())
             state.push_unchecked(throw)
-            say(f"Dice: {state_move_text(state, throw)}")
+            say(_thrown(game, state, state_move_text(state, throw)))
             continue
         out.write(f"{game.side_name(turn)} to move> ")
         out.flush()
@@ -72,6 +72,15 @@ def play_in_terminal(
                 return 0
         except ParlourError as error:
             say(f"Not allowed: {error}")
+
+
+def _thrown(game: Game[Any], state: State[Any], text: str) -> str:
+    """A throw of the dice just made, in words: "White rolled 6-2." (two dice written
+    as digits, ``62``, are read as a pair; the side is the one to move after it)."""
+    words = f"{text[0]}-{text[1]}" if len(text) == 2 and text.isdigit() else text
+    if state.is_over() or not isinstance(state.turn, Side):
+        return f"The dice show {words}."
+    return f"{game.side_name(state.turn)} rolled {words}."
 
 
 def state_move_text(state: State[Any], move: object) -> str:

@@ -610,7 +610,7 @@ class ParlourApp(App[None]):
         for line in get_face(self.session.game).page(self.session.state)["info"]:
             if line.get("id") == "dice":
                 return f"{line['text']}."
-        return f"Dice: {throw}"
+        return f"The dice show {throw}."
 
     # -- actions (keys) ---------------------------------------------------------------
 

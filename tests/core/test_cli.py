@@ -14,6 +14,7 @@ from parlour import cli
 from parlour.core import registry
 from parlour.lineplay import play_in_terminal
 from tests.conformance.toygame import RACE
+from tests.core.process import parlour
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,3 +112,10 @@ def test_line_play_stops_cleanly_at_end_of_input() -> None:
     out = io.StringIO()
     assert play_in_terminal(RACE, seed=1, stdin=io.StringIO("resign\n"), stdout=out) == 0
     assert "wins: resignation" in out.getvalue()
+
+
+def test_line_play_says_a_throw_of_the_dice_in_words() -> None:
+    done = parlour("play", "backgammon", "--plain", "--seed", "1", stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Black rolled 1-5." in done.stdout
+    assert "Dice:" not in done.stdout
