@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from parlour.chess.board import (
@@ -70,7 +70,7 @@ from parlour.chess.board import (
 )
 from parlour.chess.rules import ChessState
 from parlour.core.engine import Engine, Hint
-from parlour.core.errors import GameOverError
+from parlour.core.errors import GameOverError, IllegalMoveError
 from parlour.core.protocol import State
 
 # -- scores ---------------------------------------------------------------------------
@@ -382,6 +382,8 @@ class SearchInfo:
     nodes: int
     seconds: float
     pv: tuple[Move, ...]
+    #: Which line this is, best first, when several are searched (MultiPV).
+    multipv: int = 1
 
     @property
     def mate_in(self) -> int | None:
@@ -403,6 +405,24 @@ class SearchResult:
     pv: tuple[Move, ...]
     #: Exact scores of every root move (only for the weakened levels' searches).
     root_scores: tuple[tuple[Move, int], ...] = ()
+    #: The best lines found, best first: (first move, score, principal variation);
+    #: as many as were asked for (``multipv``) and the position has moves.
+    lines: tuple[tuple[Move, int, tuple[Move, ...]], ...] = ()
+
+
+def _root_moves(state: ChessState, searchmoves: Iterable[Move] | None) -> list[InternalMove]:
+    """The moves a search of ``state`` starts from: every legal move, or those of
+    ``searchmoves``. GameOverError in a finished game, IllegalMoveError when none
+    of ``searchmoves`` is legal."""
+    roots = state.generate()
+    if not roots:
+        raise GameOverError("the game is over: there is no move to search")
+    if searchmoves is not None:
+        wanted = set(searchmoves)
+        roots = [m for m in roots if public_move(m) in wanted]
+        if not roots:
+            raise IllegalMoveError("none of the moves to search is legal here")
+    return roots
 
 
 class Searcher:
@@ -444,6 +464,8 @@ class Searcher:
         exact_root: bool = False,
         margin: int = 0,
         use_all_time: bool = False,
+        multipv: int = 1,
+        searchmoves: Iterable[Move] | None = None,
     ) -> SearchResult:
         """Search ``state`` (a private copy is used) until ``seconds``, ``depth`` or
         ``nodes`` is reached or ``stop`` is set (if time runs out before even depth 1
@@ -455,22 +477,16 @@ class Searcher:
         would rarely finish, and a player waits less); with it (UCI ``movetime``: the
         time is spent either way) the search goes on to the deadline, and an
         unfinished iteration's best move is played once the previous best has been
-        searched again and another move has proved better."""
+        searched again and another move has proved better.
+
+        ``multipv`` lines are searched, each the best after the ones before it are
+        left out (:attr:`SearchResult.lines`, and ``on_iteration`` is told of each);
+        ``searchmoves`` restricts the search to those first moves (IllegalMoveError
+        when none of them is legal here)."""
         state = state.copy()
-        roots = state.generate()
-        if not roots:
-            raise GameOverError("the game is over: there is no move to search")
-        self.state = state
-        start = time.perf_counter()
-        self.deadline = start + seconds if seconds is not None else float("inf")
-        self.node_limit = nodes or 0
-        self.stop_event = stop
-        self.nodes = 0
-        self.killers = [[None, None] for _ in range(MAX_PLY)]
-        if len(self.table) > self.hash_entries:
-            self.table.clear()
-        for key in self.history:
-            self.history[key] >>= 3
+        roots = _root_moves(state, searchmoves)
+        multipv = max(1, min(multipv, len(roots)))
+        start = self._begin(state, seconds, nodes, stop)
         mg, eg, phase = evaluate_terms(state)
         pawns = pawn_key(state)
         self.bonus = _bishop_pair(state)
@@ -483,11 +499,18 @@ class Searcher:
         best_pv: tuple[Move, ...] = (public_move(best),)
         reached = 0
         root_scores: tuple[tuple[Move, int], ...] = ()
+        lines: list[tuple[int, InternalMove, tuple[Move, ...]]] = []
+        found: list[tuple[int, InternalMove, tuple[Move, ...]]] = []
         for d in range(1, max_depth + 1):
             self.seldepth = 0
             self.partial = None
             try:
-                if exact_root:
+                if multipv > 1:
+                    found = self._root_lines(d, roots, mg, eg, phase, pawns, multipv)
+                    score, move = found[0][0], found[0][1]
+                    chosen = [m for _, m, _ in found]
+                    roots = chosen + [m for m in roots if m not in chosen]
+                elif exact_root:
                     scored = self._root_exact(d, roots, mg, eg, phase, pawns, margin)
                     scored.sort(key=lambda item: -item[1])
                     score = scored[0][1]
@@ -497,20 +520,27 @@ class Searcher:
                 else:
                     score, move = self._root(d, roots, mg, eg, phase, pawns)
             except _Stop:
-                if self.partial is not None and self.partial[1] != best:
-                    best_score, best = self.partial
+                # A stopped iteration's best so far stands for the single line only:
+                # with several, it may be the best of the moves left for a later line.
+                partial = self.partial if multipv == 1 else None
+                if partial is not None and partial[1] != best:
+                    best_score, best = partial
                     best_pv = (public_move(best),)
+                    lines = []
                 break
             best, best_score, reached = move, score, d
             roots.remove(move)
             roots.insert(0, move)
-            best_pv = self._pv(best)
             elapsed = time.perf_counter() - start
+            lines = found if multipv > 1 else [(score, move, self._pv(move))]
+            best_pv = lines[0][2]
             if on_iteration is not None:
-                on_iteration(
-                    SearchInfo(d, max(self.seldepth, d), score, self.nodes, elapsed, best_pv)
-                )
-            if abs(score) >= MATE_BOUND and d >= 2 * (MATE - abs(score)) + 2:
+                seldepth = max(self.seldepth, d)
+                for number, (line_score, _, pv) in enumerate(lines, start=1):
+                    on_iteration(
+                        SearchInfo(d, seldepth, line_score, self.nodes, elapsed, pv, number)
+                    )
+            if multipv == 1 and abs(score) >= MATE_BOUND and d >= 2 * (MATE - abs(score)) + 2:
                 break  # a mate found and proved shortest enough: nothing more to learn
             if seconds is not None and not use_all_time and elapsed > seconds * 0.55:
                 break  # the next iteration would not finish
@@ -522,9 +552,32 @@ class Searcher:
             time.perf_counter() - start,
             best_pv,
             root_scores,
+            tuple((public_move(m), line_score, pv) for line_score, m, pv in lines)
+            or ((public_move(best), best_score, best_pv),),
         )
 
     # -- internals -------------------------------------------------------------------
+
+    def _begin(
+        self,
+        state: ChessState,
+        seconds: float | None,
+        nodes: int | None,
+        stop: threading.Event | None,
+    ) -> float:
+        """Set up a search of ``state`` within its limits; return when it started."""
+        self.state = state
+        start = time.perf_counter()
+        self.deadline = start + seconds if seconds is not None else float("inf")
+        self.node_limit = nodes or 0
+        self.stop_event = stop
+        self.nodes = 0
+        self.killers = [[None, None] for _ in range(MAX_PLY)]
+        if len(self.table) > self.hash_entries:
+            self.table.clear()
+        for key in self.history:
+            self.history[key] >>= 3
+        return start
 
     def _check_limits(self) -> None:
         if time.perf_counter() > self.deadline:
@@ -586,6 +639,29 @@ class Searcher:
                 self.partial = (alpha, best)
         self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
+
+    def _root_lines(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        count: int,
+    ) -> list[tuple[int, InternalMove, tuple[Move, ...]]]:
+        """The ``count`` best lines at ``depth``, best first: each the best root move
+        once the moves of the lines before it are left out, with its score and
+        principal variation (read at once, before the next line overwrites it)."""
+        found: list[tuple[int, InternalMove, tuple[Move, ...]]] = []
+        left = list(roots)
+        for _ in range(count):
+            score, move = self._root(depth, left, mg, eg, phase, pawns)
+            found.append((score, move, self._pv(move)))
+            left.remove(move)
+        found.sort(key=lambda line: -line[0])
+        self.table[self.state.hash] = (depth, found[0][0], EXACT, found[0][1])
+        return found
 
     def _root_exact(
         self,

@@ -31,6 +31,8 @@ AUTHOR = "the Parlour authors"
 #: ``go`` parameters that take a number, and those that stand alone.
 _GO_NUMBERS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate"}
 _GO_FLAGS = {"infinite", "ponder"}
+#: The most lines ``MultiPV`` may ask for (a position has at most 218 legal moves).
+MAX_MULTIPV = 256
 
 
 class UciEngine:
@@ -45,6 +47,10 @@ class UciEngine:
         self.searcher = Searcher()
         self.level = 10
         self.move_overhead_ms = 50
+        #: How many best lines a search reports (UCI's MultiPV).
+        self.multipv = 1
+        #: The first moves the next search is restricted to (``go searchmoves``).
+        self.searchmoves: list[Move] | None = None
         self.thread: threading.Thread | None = None
         self.stop_event = threading.Event()
         self.infinite = False
@@ -88,6 +94,7 @@ class UciEngine:
             self.send("option name Level type spin default 10 min 1 max 10")
             self.send("option name Hash type spin default 64 min 1 max 1024")
             self.send("option name Move Overhead type spin default 50 min 0 max 5000")
+            self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
             self.send("uciok")
         elif command == "isready":
             self.send("readyok")
@@ -161,12 +168,18 @@ class UciEngine:
             self.searcher.hash_entries = max(1, number) * 5000
         elif name == "move overhead":
             self.move_overhead_ms = max(0, number)
+        elif name == "multipv":
+            if not 1 <= number <= MAX_MULTIPV:
+                self.explain(f"MultiPV runs from 1 to {MAX_MULTIPV}")
+                return
+            self.multipv = number
         else:
             self.explain(f"no option called {name!r}")
 
     def go(self, args: list[str]) -> None:
         numbers: dict[str, int] = {}
         flags: set[str] = set()
+        searchmoves: list[Move] | None = None
         i = 0
         while i < len(args):
             word = args[i]
@@ -181,10 +194,14 @@ class UciEngine:
                     return
                 i += 2
             elif word == "searchmoves":
-                self.explain("go: searchmoves is not supported; searching every move")
                 i += 1
+                texts = []
                 while i < len(args) and args[i] not in _GO_NUMBERS | _GO_FLAGS:
+                    texts.append(args[i])
                     i += 1
+                searchmoves = self._searchmoves(texts)
+                if searchmoves is None:
+                    return
             else:
                 self.explain(f"go: unknown parameter {word!r} ignored")
                 i += 1
@@ -210,6 +227,7 @@ class UciEngine:
         nodes = numbers.get("nodes")
         if not infinite and depth is None and nodes is None and seconds is None:
             seconds = LEVELS[self.level][0]
+        self.searchmoves = searchmoves
         self.stop_event = threading.Event()
         self.thread = threading.Thread(
             target=self._think,
@@ -217,6 +235,26 @@ class UciEngine:
             daemon=True,
         )
         self.thread.start()
+
+    def _searchmoves(self, texts: list[str]) -> list[Move] | None:
+        """The moves of ``go searchmoves``, each legal in the position; None (after
+        saying why, with the search not started) for a move that is not."""
+        if not texts:
+            self.explain("go: searchmoves needs at least one move; command ignored")
+            return None
+        legal = set(self.state.legal_moves())
+        moves = []
+        for text in texts:
+            try:
+                move = Move.from_uci(text)
+            except ParlourError as error:
+                self.explain(f"go: searchmoves {text}: {error}; command ignored")
+                return None
+            if move not in legal:
+                self.explain(f"go: searchmoves {text} is not a legal move here; command ignored")
+                return None
+            moves.append(move)
+        return moves
 
     @staticmethod
     def _bad_go_numbers(numbers: dict[str, int]) -> str | None:
@@ -266,6 +304,7 @@ class UciEngine:
                     exact_root=True,
                     margin=margin,
                     on_iteration=self._info,
+                    searchmoves=self.searchmoves,
                 )
                 best = result.root_scores[0][1] if result.root_scores else result.score
                 choices = [m for m, s in result.root_scores if s >= best - margin]
@@ -280,6 +319,8 @@ class UciEngine:
                     stop=stop,
                     on_iteration=self._info,
                     use_all_time=use_all_time,
+                    multipv=self.multipv,
+                    searchmoves=self.searchmoves,
                 )
                 move = result.move
                 ponder = result.pv[1] if len(result.pv) > 1 else None
@@ -301,8 +342,8 @@ class UciEngine:
         nps = info.nodes * 1000 // ms
         pv = " ".join(m.uci() for m in info.pv)
         self.send(
-            f"info depth {info.depth} seldepth {info.seldepth} score {score} "
-            f"nodes {info.nodes} nps {nps} time {ms} pv {pv}"
+            f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
+            f"score {score} nodes {info.nodes} nps {nps} time {ms} pv {pv}"
         )
 
     def stop_search(self) -> None:

@@ -185,3 +185,39 @@ def test_stop_from_another_thread_ends_a_long_search_quickly() -> None:
     stopper.join(5)
     assert time.perf_counter() - started < 3
     assert "bestmove" in out.getvalue()
+
+
+def test_multipv_lines_through_python_chess_are_distinct_and_ordered() -> None:
+    engine = chess.engine.SimpleEngine.popen_uci(
+        [sys.executable, "-m", "parlour", "uci"], cwd=str(ROOT)
+    )
+    try:
+        assert engine.options["MultiPV"].max == 256
+        board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        infos = engine.analyse(board, chess.engine.Limit(depth=4), multipv=4)
+        assert [info["multipv"] for info in infos] == [1, 2, 3, 4]
+        firsts = [info["pv"][0] for info in infos]
+        assert len(set(firsts)) == 4 and all(move in board.legal_moves for move in firsts)
+        scores = [info["score"].white().score(mate_score=100_000) for info in infos]
+        assert scores == sorted(scores, reverse=True)
+        for info in infos:  # every line is legal from the position
+            probe = board.copy()
+            for move in info["pv"]:
+                assert move in probe.legal_moves
+                probe.push(move)
+        # searchmoves: only the moves asked for are searched.
+        only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+        result = engine.play(board, chess.engine.Limit(depth=3), root_moves=only)
+        assert result.move in only
+        lines = engine.analyse(board, chess.engine.Limit(depth=3), multipv=5, root_moves=only)
+        assert sorted(info["pv"][0].uci() for info in lines) == ["a2a3", "h2h3"]
+    finally:
+        engine.quit()
+
+
+def test_searchmoves_with_a_move_not_legal_is_refused_by_name() -> None:
+    lines = session("position startpos", "go depth 2 searchmoves e2e5", "isready")
+    assert "info string go: searchmoves e2e5 is not a legal move here; command ignored" in lines
+    assert not any(line.startswith("bestmove") for line in lines)
+    lines = session("setoption name MultiPV value 0", "setoption name MultiPV value 300")
+    assert lines == ["info string MultiPV runs from 1 to 256"] * 2
