@@ -17,7 +17,15 @@ from typing import Any
 
 from parlour.checkers.pdn import PdnGame, iter_pdn, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersState
-from parlour.core.face import BasicFace, BoardData, Export, PageData, Recorded, end_as_recorded
+from parlour.core.face import (
+    BasicFace,
+    BoardData,
+    Export,
+    PageData,
+    Recorded,
+    record_game,
+    tag_name,
+)
 from parlour.core.protocol import Side, State
 
 
@@ -74,24 +82,18 @@ class CheckersFace(BasicFace):
         for game in iter_pdn(text):
             if game.error is not None:
                 raise game.error
-            state = game.end()
-            if game.result in _WINNERS:
-                end_as_recorded(state, _WINNERS[game.result], "resignation")
-            elif game.result == "1/2-1/2":
-                end_as_recorded(state, None, "agreement")
-            names = (_name(game, "Black"), _name(game, "White"))
-            recorded.append(Recorded([state], names, {}))
+            ending = None
+            if game.result in _RESULTS:
+                winner = _RESULTS[game.result]
+                ending = (winner, "resignation" if winner is not None else "agreement")
+            names = (tag_name(game.tags, "Black"), tag_name(game.tags, "White"))
+            recorded.append(record_game(game.end(), ending, names))
         return recorded
 
 
-#: A PDN result (in the standard's terms) naming a winner: Black is the first side.
-_WINNERS = {"1-0": Side.SECOND, "0-1": Side.FIRST}
-
-
-def _name(game: PdnGame, tag: str) -> str:
-    """A player's name from a tag, or the side's name where the tag is unknown."""
-    name = game.tags.get(tag, "?").strip()
-    return tag if name in ("", "?") else name
+#: The PDN results (in the standard's terms) of a finished game, by their winner
+#: (None: a draw); Black is the first side.
+_RESULTS = {"1-0": Side.SECOND, "0-1": Side.FIRST, "1/2-1/2": None}
 
 
 CHECKERS_FACE = CheckersFace(CHECKERS)

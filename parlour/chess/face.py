@@ -18,7 +18,7 @@ from typing import Any
 from parlour.chess.board import SQUARE_NAMES
 from parlour.chess.pgn import PgnGame, iter_pgn, write_pgn
 from parlour.chess.rules import CHESS, ChessState
-from parlour.core.face import BasicFace, BoardData, Export, Recorded, end_as_recorded
+from parlour.core.face import BasicFace, BoardData, Export, Recorded, record_game, tag_name
 from parlour.core.protocol import Side, State
 
 
@@ -85,26 +85,19 @@ class ChessFace(BasicFace):
         for game in iter_pgn(text):
             if game.error is not None:
                 raise game.error
-            state = game.end()
             result = game.result()
-            termination = game.headers.get("Termination", "").lower()
-            if result in _WINNERS:
-                end_as_recorded(state, _WINNERS[result], termination or "resignation")
-            elif result == "1/2-1/2":
-                end_as_recorded(state, None, termination or "agreement")
-            names = (_name(game, "White"), _name(game, "Black"))
-            recorded.append(Recorded([state], names, {}))
+            ending = None
+            if result in _RESULTS:
+                winner = _RESULTS[result]
+                how = "resignation" if winner is not None else "agreement"
+                ending = (winner, game.headers.get("Termination", "").lower() or how)
+            names = (tag_name(game.headers, "White"), tag_name(game.headers, "Black"))
+            recorded.append(record_game(game.end(), ending, names))
         return recorded
 
 
-#: A PGN result naming a winner.
-_WINNERS = {"1-0": Side.FIRST, "0-1": Side.SECOND}
-
-
-def _name(game: PgnGame, tag: str) -> str:
-    """A player's name from a tag, or the side's name where the tag is unknown."""
-    name = game.headers.get(tag, "?").strip()
-    return tag if name in ("", "?") else name
+#: The PGN results of a finished game, by their winner (None: a draw).
+_RESULTS = {"1-0": Side.FIRST, "0-1": Side.SECOND, "1/2-1/2": None}
 
 
 CHESS_FACE = ChessFace(CHESS)

@@ -98,6 +98,24 @@ def end_as_recorded(state: State[Any], winner: Side | None, reason: str) -> None
         state.agree_draw()
 
 
+def record_game(
+    state: State[Any], ending: tuple[Side | None, str] | None, names: tuple[str, str]
+) -> Recorded:
+    """A game read from a file (``state``: after its last move), as a series of its
+    own, ended as the file's result says: ``ending`` is the winner (None for a
+    draw) and how it was reached, or None for a game left unfinished."""
+    if ending is not None:
+        end_as_recorded(state, *ending)
+    return Recorded([state], names, {})
+
+
+def tag_name(tags: Mapping[str, str], tag: str) -> str:
+    """A player's name from a file's tag (``White``), or the tag's own name where
+    the file leaves it unknown (``?``)."""
+    name = tags.get(tag, "?").strip()
+    return tag if name in ("", "?") else name
+
+
 class Series(Protocol):
     """Games played one after another under one set of rules: a backgammon match,
     say, or one game on its own (:class:`OneGame`). A series holds no games itself;
