@@ -54,6 +54,9 @@ class UciEngine:
         self.thread: threading.Thread | None = None
         self.stop_event = threading.Event()
         self.infinite = False
+        #: The time a search started by ``go ponder`` may take once ``ponderhit``
+        #: says the predicted move was played (None: as long as the level's time).
+        self.ponder_seconds: float | None = None
         self.rng = random.Random()
 
     # -- output ----------------------------------------------------------------------
@@ -95,6 +98,7 @@ class UciEngine:
             self.send("option name Hash type spin default 64 min 1 max 1024")
             self.send("option name Move Overhead type spin default 50 min 0 max 5000")
             self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+            self.send("option name Ponder type check default false")
             self.send("uciok")
         elif command == "isready":
             self.send("readyok")
@@ -112,8 +116,10 @@ class UciEngine:
             self.stop_search()
         elif command == "setoption":
             self.setoption(args)
-        elif command in ("ponderhit", "debug", "register"):
-            pass  # pondering is answered as an ordinary search; nothing to do
+        elif command == "ponderhit":
+            self.ponderhit()
+        elif command in ("debug", "register"):
+            pass  # nothing to do
         else:
             self.explain(f"unknown command {command!r}")
 
@@ -154,6 +160,10 @@ class UciEngine:
         value_at = args.index("value") if "value" in args else len(args)
         name = " ".join(args[1:value_at]).lower()
         value = " ".join(args[value_at + 1 :])
+        if name == "ponder":  # the GUI says whether it will ask us to ponder
+            if value.lower() not in ("true", "false"):
+                self.explain(f"option 'ponder' is true or false, not {value!r}")
+            return
         try:
             number = int(value)
         except ValueError:
@@ -221,6 +231,8 @@ class UciEngine:
         infinite = "infinite" in flags or "ponder" in flags
         self.infinite = infinite
         seconds = None if infinite else self._seconds(numbers, state)
+        if "ponder" in flags:  # the clock starts at ponderhit: keep its share of time
+            self.ponder_seconds = self._seconds(numbers, state)
         # A fixed time per move is spent whether or not the search stops early.
         use_all_time = "movetime" in numbers
         depth = numbers.get("depth") or (2 * numbers["mate"] if "mate" in numbers else None)
@@ -345,6 +357,19 @@ class UciEngine:
             f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
             f"score {score} nodes {info.nodes} nps {nps} time {ms} pv {pv}"
         )
+
+    def ponderhit(self) -> None:
+        """The move pondered on was played: the search goes on as an ordinary one,
+        stopping after the time the ``go ponder`` command's clock allowed (the
+        level's time without a clock) and answering without waiting for ``stop``."""
+        if self.thread is None or not self.infinite:
+            self.explain("ponderhit: no search is pondering")
+            return
+        self.infinite = False
+        seconds = self.ponder_seconds or LEVELS[self.level][0]
+        timer = threading.Timer(seconds, self.stop_event.set)
+        timer.daemon = True
+        timer.start()
 
     def stop_search(self) -> None:
         """Stop a running search and wait for its ``bestmove``."""

@@ -221,3 +221,32 @@ def test_searchmoves_with_a_move_not_legal_is_refused_by_name() -> None:
     assert not any(line.startswith("bestmove") for line in lines)
     lines = session("setoption name MultiPV value 0", "setoption name MultiPV value 300")
     assert lines == ["info string MultiPV runs from 1 to 256"] * 2
+
+
+def test_ponderhit_turns_pondering_into_a_timed_search_that_answers_alone() -> None:
+    out = io.StringIO()
+    engine = UciEngine(out)
+    engine.handle(["setoption", "name", "Ponder", "value", "true"])
+    engine.handle(["position", "startpos", "moves", "e2e4"])
+    engine.handle(["go", "ponder", "wtime", "3000", "btime", "3000", "movestogo", "10"])
+    time.sleep(0.3)
+    assert "bestmove" not in out.getvalue()  # pondering waits for the opponent
+    began = time.perf_counter()
+    engine.handle(["ponderhit"])
+    assert engine.thread is not None
+    engine.thread.join(timeout=10)  # no "stop": the search ends on its own clock
+    assert time.perf_counter() - began < 5
+    assert out.getvalue().count("bestmove") == 1
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(out.getvalue().split("bestmove ")[1].split()[0]) in (
+        board.legal_moves
+    )
+    assert "info string" not in out.getvalue()
+
+
+def test_ponder_option_and_a_stray_ponderhit() -> None:
+    lines = session("uci", "setoption name Ponder value maybe", "ponderhit")
+    assert "option name Ponder type check default false" in lines
+    assert "info string option 'ponder' is true or false, not 'maybe'" in lines
+    assert "info string ponderhit: no search is pondering" in lines
