@@ -179,9 +179,10 @@ def _line_words(state: CheckersState, line: PdnGame | PdnVariation, ply: int) ->
         else:
             words.append(state.move_to_text(move))
         numbered = False
-        before = state.copy()
+        variations = line.variations.get(index, [])
+        before = state.copy() if variations else state
         state.push_unchecked(move)
-        for variation in line.variations.get(index, []):
+        for variation in variations:
             inner = _line_words(before, variation, ply + index)
             if inner:
                 words.append("(" + " ".join(inner) + ")")
@@ -248,14 +249,14 @@ def iter_pdn(source: str | Iterable[str]) -> Iterator[PdnGame]:
     number = 0
     one_nil_wins: Side | None = None  # whom the file's 1-0 is a win for, once known
     for section in game_sections(lines):
-        for game in _read_section("\n".join(section), number + 1):
+        for game, end in _read_section("\n".join(section), number + 1):
             number += 1
-            if game.error is None:
-                one_nil_wins = _settle_result(game, one_nil_wins)
+            if end is not None:
+                one_nil_wins = _settle_result(game, end, one_nil_wins)
             yield game
 
 
-def _settle_result(game: PdnGame, one_nil_wins: Side | None) -> Side | None:
+def _settle_result(game: PdnGame, end: CheckersState, one_nil_wins: Side | None) -> Side | None:
     """Put ``game``'s result in the PDN standard's terms, whichever convention the
     file follows, and return whom the file's ``1-0`` is a win for when that is
     known (``one_nil_wins``: as learnt from the file's earlier games).
@@ -270,7 +271,7 @@ def _settle_result(game: PdnGame, one_nil_wins: Side | None) -> Side | None:
         one_nil_wins = WHITE if said.group(1).lower() == "white" else BLACK
     if game.result not in ("1-0", "0-1"):
         return one_nil_wins
-    outcome = game.end().rules_outcome()
+    outcome = end.rules_outcome()
     if outcome is not None and outcome.winner is not None:
         named_first = game.result == "1-0"
         one_nil_wins = outcome.winner if named_first else outcome.winner.other
@@ -279,9 +280,10 @@ def _settle_result(game: PdnGame, one_nil_wins: Side | None) -> Side | None:
     return one_nil_wins
 
 
-def _read_section(text: str, first: int) -> Iterator[PdnGame]:
+def _read_section(text: str, first: int) -> Iterator[tuple[PdnGame, CheckersState | None]]:
     """The games of one section (its tags and the moves after them; a section
-    without tags may hold several games, each ended by its result)."""
+    without tags may hold several games, each ended by its result), each with the
+    position after its main line, or None for a game that could not be read whole."""
     current: _Reader | None = None
     number = first
     skipping = False  # after an error, up to the game's result
@@ -291,13 +293,13 @@ def _read_section(text: str, first: int) -> Iterator[PdnGame]:
             continue
         if current is not None and kind == "tagpair" and current.started and not current.depth:
             # A tag after moves on the same line: the game without a result ends.
-            yield current.game if skipping else current.finish()
+            yield (current.game, None) if skipping else current.finish()
             current, skipping, number = None, False, number + 1
         if current is None:
             current = _Reader(number)
         if skipping:
             if kind == "result":
-                yield current.game
+                yield current.game, None
                 current, skipping, number = None, False, number + 1
             continue
         try:
@@ -314,7 +316,7 @@ def _read_section(text: str, first: int) -> Iterator[PdnGame]:
     if current.game.error is None and current.depth:
         current.game.error = NotationError(f"PDN game {number}: a variation '(' is never closed")
     if current.game.error is not None:
-        yield current.game
+        yield current.game, None
     elif current.started or current.game.tags:
         yield current.finish()
 
@@ -372,8 +374,6 @@ class _Reader:
         self.lines = [_Line(self.game, None)]
         self.first_turn = BLACK
         self.started = False
-        #: The result written in a Result tag, before any result after the moves.
-        self.tag_result: str | None = None
 
     @property
     def depth(self) -> int:
@@ -453,10 +453,11 @@ class _Reader:
         if not self.depth:  # a result inside a variation ends only the variation
             self.game.result = RESULTS[text]
 
-    def finish(self) -> PdnGame:
-        self._state()
+    def finish(self) -> tuple[PdnGame, CheckersState]:
+        """The game read whole, with the position after its main line."""
+        end = self._state()
         self.game.tags.pop("Result", None)
-        return self.game
+        return self.game, end
 
 
 __all__ = [
