@@ -272,8 +272,9 @@ def _formats() -> dict[str, str]:
     return formats
 
 
-def _format_of(path: str, text: str) -> str:
-    """The format of the file at ``path``, by its extension, else by its text."""
+def _format_of(path: str, text: str, option: str) -> str:
+    """The format of the file at ``path``, by its extension, else by its text;
+    CommandError asking for ``option`` (--from or --to) to name it."""
     suffix = path.rsplit(".", 1)[-1].lower() if "." in os.path.basename(path) else ""
     if suffix == "json":
         return SAVE
@@ -282,7 +283,7 @@ def _format_of(path: str, text: str) -> str:
     if text.lstrip().startswith("{"):
         return SAVE
     known = ", ".join([SAVE, *_formats()])
-    raise CommandError(f"cannot tell what kind of file {path} is: name it with --from ({known})")
+    raise CommandError(f"cannot tell what kind of file {path} is: name it with {option} ({known})")
 
 
 def _read_text(path: str) -> str:
@@ -302,16 +303,12 @@ def _convert(args: argparse.Namespace) -> int:
     from parlour.tui.session import Session
 
     text = _read_text(args.source)
-    source = args.source_format or _format_of(args.source, text)
+    source = args.source_format or _format_of(args.source, text, "--from")
     target = args.to
     if target is None and args.target not in (None, "-"):
-        target = _format_of(args.target, "")
+        target = _format_of(args.target, "", "--to")
     if source == SAVE:
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{args.source} is not a saved game: {error}") from None
-        session = Session.from_json(record)
+        session = Session.from_text(text, args.source)
         suffix = get_face(session.game).export_suffix
         if suffix is None:
             raise CommandError(f"{session.game.title} has no file format to convert to")

@@ -373,11 +373,18 @@ class Session:
     @classmethod
     def load(cls, path: Path) -> Session:
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise NotationError(f"{path} is not a saved game: it is not text (UTF-8)") from None
+        return cls.from_text(text, str(path))
+
+    @classmethod
+    def from_text(cls, text: str, source: str) -> Session:
+        """A save file's ``text`` read back (``source`` names it in errors)."""
+        try:
+            record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise NotationError(f"{path} is not a saved game: {error}") from None
+            raise NotationError(f"{source} is not a saved game: {error}") from None
         return cls.from_json(record)
 
     # -- a match: the next game -------------------------------------------------------

@@ -132,6 +132,10 @@ def test_what_cannot_be_converted_is_said_plainly(tmp_path: Path) -> None:
     cases.append(([str(tmp_path / "binary.pgn")], "is not text (UTF-8)"))
     (tmp_path / "notes.txt").write_text("hello")
     cases.append(([str(tmp_path / "notes.txt")], "name it with --from (save, mat, pdn, pgn)"))
+    (tmp_path / "game.pgn").write_text("1. e4 *\n")
+    cases.append(
+        ([str(tmp_path / "game.pgn"), str(tmp_path / "out.txt")], "name it with --to (save,")
+    )
     (tmp_path / "broken.json").write_text('{"kind": "parlour saved game"')
     cases.append(([str(tmp_path / "broken.json")], "is not a saved game"))
     for arguments, message in cases:
