@@ -378,6 +378,7 @@ def _serve(args: argparse.Namespace) -> int:
         allowed_hosts=args.allowed_host or ("*",),
         behind_proxy=args.behind_proxy,
         trusted_proxies=args.trusted_proxies,
+        redis_url=args.redis,
     )
 
 
@@ -584,6 +585,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST",
         help="a host name the server answers to (e.g. parlour.example.org, or "
         "*.example.org); repeat for more; by default any",
+    )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="join a fleet of servers on one --db (PostgreSQL): Redis at URL "
+        "(redis://host:6379/0) carries the news of each game's moves between them",
     )
     serve.add_argument(
         "--behind-proxy",

@@ -96,7 +96,7 @@ from parlour.server.errors import (
 from parlour.server.hall import Hall
 from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.security import SecurityMiddleware
-from parlour.server.storage import Store, default_url
+from parlour.server.storage import Store, default_url, normalize_url
 from parlour.server.table import Table
 from parlour.server.wire import game_json, position_json, update_message
 
@@ -218,6 +218,16 @@ async def ready(request: Request) -> Response:
         return JSONResponse(
             {"status": "unavailable", "detail": "the database does not answer"}, status_code=503
         )
+    fleet = hall_of(request).fleet
+    if fleet is not None:
+        try:
+            await asyncio.wait_for(fleet.ping(), READY_TIMEOUT)
+        except Exception as error:
+            log.warning("not ready: Redis does not answer (%s)", type(error).__name__)
+            return JSONResponse(
+                {"status": "unavailable", "detail": "Redis (the fleet's news) does not answer"},
+                status_code=503,
+            )
     return JSONResponse({"status": "ready"})
 
 
@@ -409,6 +419,7 @@ async def live(websocket: WebSocket) -> None:
             raw = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
             hello = parse(Hello, raw)
             side = None if hello.token is None else table.side_of(hello.token)
+            await hall_of(websocket).seen(table, hello.since)
             if hello.since > table.version:
                 raise BadRequest(
                     "bad-request",
@@ -563,6 +574,7 @@ def create_app(
     workers: int = 2,
     limits: Limits | None = None,
     allowed_hosts: Iterable[str] = ("*",),
+    redis_url: str | None = None,
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
@@ -570,14 +582,16 @@ def create_app(
     WebSockets; ``dice`` replaces the server's unpredictable dice (for tests);
     ``limits`` are each client's shares (by default :class:`Limits`' own);
     ``allowed_hosts`` the names the server answers to (its Host header, for HTTP and
-    WebSockets alike; ``*.example.org`` patterns, ``*`` for any)."""
+    WebSockets alike; ``*.example.org`` patterns, ``*`` for any); ``redis_url``
+    makes this process one of a fleet of servers on the same database, told of one
+    another's changes through Redis (see :mod:`parlour.server.fleet`)."""
 
     allowed_origins = frozenset(allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db or default_url())
-        hall = Hall(store, dice=dice, workers=workers)
+        hall = Hall(store, dice=dice, workers=workers, redis_url=redis_url)
         app.state.hall = hall
         app.state.store = store
         await hall.start()
@@ -643,21 +657,29 @@ def serve(
     allowed_hosts: Iterable[str] = ("*",),
     behind_proxy: bool = False,
     trusted_proxies: str = "127.0.0.1",
+    redis_url: str | None = None,
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
     its memory is kept); a connection idle for ``idle_seconds`` between requests is
     closed. ``behind_proxy``: the client's address and scheme are taken from the
     forwarded headers of a reverse proxy at ``trusted_proxies`` (and only then: a
-    client cannot claim another address by sending the headers itself)."""
+    client cannot claim another address by sending the headers itself).
+    ``redis_url``: join the fleet of servers on the same database (PostgreSQL)."""
     import uvicorn
 
     url = db or default_url()
     _check_store(url)
+    if redis_url is not None:
+        _check_fleet(url, redis_url)
     print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(
         create_app(
-            url, allowed_origins=allowed_origins, limits=limits, allowed_hosts=allowed_hosts
+            url,
+            allowed_origins=allowed_origins,
+            limits=limits,
+            allowed_hosts=allowed_hosts,
+            redis_url=redis_url,
         ),
         host=host,
         port=port,
@@ -685,6 +707,27 @@ def _check_store(url: str) -> None:
         # ImportError: a database whose driver is not installed (mysql://...).
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise ParlourError(f"cannot open the store {_safe(url)}: {first_line}") from None
+
+
+def _check_fleet(db_url: str, redis_url: str) -> None:
+    """A fleet needs a shared database server and a Redis that answers: say which
+    is missing in one line, before serving."""
+    import redis
+    from redis.exceptions import RedisError
+
+    if normalize_url(db_url).get_backend_name() == "sqlite":
+        raise ParlourError(
+            "--redis joins a fleet of servers on one database server: give --db "
+            "postgresql://... (an SQLite file belongs to one process)"
+        )
+    try:
+        client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, OSError, ValueError) as error:
+        raise ParlourError(f"cannot reach Redis at {_safe(redis_url)}: {error}") from None
 
 
 def _safe(url: str) -> str:

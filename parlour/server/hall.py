@@ -36,6 +36,7 @@ from parlour.server.errors import (
     Unavailable,
     from_rules,
 )
+from parlour.server.fleet import Fleet
 from parlour.server.play import ACTIONS, Progress, apply, throw_dice
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
@@ -66,8 +67,24 @@ class Hall:
     group-committed; SQLite is written on the event loop, a database server from
     worker threads. Computer players think in worker processes."""
 
-    def __init__(self, store: Store, *, dice: Dice | None = None, workers: int = 2) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dice: Dice | None = None,
+        workers: int = 2,
+        redis_url: str | None = None,
+    ) -> None:
         self.store = store
+        if redis_url is not None and store.is_sqlite:
+            raise ValueError(
+                "a fleet of servers shares a database server such as PostgreSQL; "
+                "an SQLite file belongs to one process"
+            )
+        #: With ``redis_url``, this process is one of a fleet on the same database.
+        self.fleet: Fleet | None = None
+        if redis_url is not None:
+            self.fleet = Fleet(redis_url, self.catch_up, self.catch_up_all)
         self.dice = dice or Dice()  # SystemRandom: nobody can predict a throw
         self.tables: dict[str, Table] = {}
         self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
@@ -102,6 +119,8 @@ class Hall:
             initargs=(os.getpid(),),
         )
         await asyncio.get_running_loop().run_in_executor(self._pool, players.ready)
+        if self.fleet is not None:
+            await self.fleet.start()
         for game_id in await self._in_db(self.store.game_ids, "playing"):
             try:
                 table = await self.get(game_id)
@@ -111,6 +130,8 @@ class Hall:
             self._computer_turn(table)
 
     async def stop(self) -> None:
+        if self.fleet is not None:
+            await self.fleet.stop()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -206,7 +227,8 @@ class Hall:
             await self._commit(table, progress, [event], row)
             seat.token_hash, seat.invite_hash = row.token_hash, None
             table.publish(update_message(table, [event]))
-            return seat.side, token
+        self._announce(table)
+        return seat.side, token
 
     # -- finding -----------------------------------------------------------------------
 
@@ -247,6 +269,65 @@ class Hall:
                 "unreadable-game", f"game {stored.id} cannot be rebuilt: {error}"
             ) from None
 
+    # -- keeping up with the fleet ---------------------------------------------------------
+
+    async def catch_up(self, game_id: str, version: int | None = None) -> None:
+        """Bring this process's copy of ``game_id`` (if it holds one) up to the store:
+        to ``version`` at least, or to the latest when None. What another process
+        wrote goes to this process's watchers as if it had been played here."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return  # loaded from the store, fresh, when someone asks for it
+        async with table.lock:
+            if version is None or table.version < version:
+                await self._catch_up_locked(table)
+
+    async def catch_up_all(self) -> None:
+        """Catch up every game held (after news may have been missed)."""
+        for game_id in list(self.tables):
+            await self.catch_up(game_id)
+
+    async def _catch_up_locked(self, table: Table) -> None:
+        """Read what the store has past ``table``'s version and adopt it; the caller
+        holds the table's lock."""
+        try:
+            stored = await self._in_db(self.store.load_game, table.id)
+        except UnknownGameIdError:
+            return
+        fresh = stored.events[table.version :]
+        if not fresh:
+            return
+        progress = table.progress.copy()
+        try:
+            for event in fresh:
+                apply(progress, event)
+        except (ParlourError, Refusal, ValueError) as error:
+            # Another process wrote it, so it was legal there: a fault of ours.
+            log.error("game %s: the fleet's events do not replay here: %s", table.id, error)
+            self.tables.pop(table.id, None)
+            return
+        for seat, row in zip(table.seats, stored.seats, strict=True):
+            seat.token_hash, seat.invite_hash = row.token_hash, row.invite_hash
+        table.progress = progress
+        table.events.extend(fresh)
+        table.publish(update_message(table, fresh))
+
+    def _announce(self, table: Table) -> None:
+        """Tell the rest of the fleet (if any) that ``table`` changed."""
+        if self.fleet is not None:
+            task = asyncio.get_running_loop().create_task(
+                self.fleet.announce(table.id, table.version)
+            )
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def seen(self, table: Table, version: int) -> None:
+        """A client has seen ``version`` of ``table``: if that is past this
+        process's copy, another process made it, so catch up first."""
+        if version > table.version:
+            async with table.lock:
+                await self._catch_up_locked(table)
+
     # -- acting --------------------------------------------------------------------------
 
     async def act(
@@ -259,7 +340,14 @@ class Hall:
     ) -> Table:
         """Carry out a seat's action (see :data:`ACTIONS`) against ``version``."""
         table = await self.get(game_id)
-        side = table.side_of(token)
+        try:
+            side = table.side_of(token)
+        except Refusal:
+            if self.fleet is None:
+                raise
+            # The seat may have been taken through another process a moment ago.
+            await self.catch_up(game_id)
+            side = table.side_of(token)
         await self.act_as(table, side, action, version, move)
         return table
 
@@ -275,6 +363,8 @@ class Hall:
             detail = "a move needs its text" if kind == "move" else f"{action} takes no move"
             raise BadRequest("bad-request", detail)
         async with table.lock:
+            if version > table.version:
+                await self._catch_up_locked(table)  # played through another process
             if version != table.version:
                 raise Conflict(
                     "stale-version",
@@ -307,6 +397,7 @@ class Hall:
                 raise from_rules(error) from None
             await self._commit(table, progress, events)
             table.publish(update_message(table, events))
+        self._announce(table)
         self._computer_turn(table)
 
     async def _commit(
@@ -322,9 +413,15 @@ class Hall:
         try:
             await self._write(Append(table.id, table.version, events, status, seat_update))
         except StaleVersionError:
-            # Another server process wrote to this game: forget our copy.
-            self.tables.pop(table.id, None)
-            raise Conflict("stale-version", "the game changed elsewhere; reload it") from None
+            # Another process of the fleet wrote to this game first: take what it
+            # wrote (our watchers see it), and the player sees the game move on.
+            seen = table.version
+            await self._catch_up_locked(table)
+            raise Conflict(
+                "stale-version",
+                f"the game is at version {table.version}, not {seen}",
+                version=table.version,
+            ) from None
         table.progress = progress
         table.events.extend(events)
 

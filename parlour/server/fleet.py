@@ -1,0 +1,150 @@
+"""The fleet: several ``parlour serve`` processes on one database, each told by the
+others which games changed, through Redis's publish and subscribe.
+
+The database is the source of truth. Every change is one transaction that checks the
+game's version, so two processes can never both write version n + 1, whichever of them
+a player's request reached. Redis carries only news -- "game g is now at version v" --
+so that a process holding game g reads the events it lacks from the database and
+passes them on to its own watchers, in order. Nothing depends on the news arriving: a
+process acting on an old copy is refused by the version check and catches up from the
+database; a client that says it has seen a later version than the process's copy makes
+it catch up; and after Redis comes back, a process catches up every game it holds.
+
+>>> parse_news("4f2a 0123456789ab 17")
+('4f2a', '0123456789ab', 17)
+>>> parse_news("nonsense") is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("parlour.server")
+
+#: The channel on which the processes of a fleet tell one another of changes.
+CHANNEL = "parlour:games"
+#: Seconds between attempts to reach Redis again after losing it (at most).
+RETRY_SECONDS = 5.0
+
+
+def parse_news(text: str) -> tuple[str, str, int] | None:
+    """``(sender, game id, version)`` from a message, or None if it is not one of
+    ours (another program may publish on the channel too)."""
+    parts = text.split()
+    if len(parts) != 3 or not parts[2].isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
+
+
+class Fleet:
+    """This process's membership of a fleet: :meth:`announce` tells the others of a
+    change; news from them is handed to ``on_news(game_id, version)``, and after a
+    lost connection to Redis comes back, ``on_reconnect()`` is called, since news may
+    have been missed meanwhile."""
+
+    def __init__(
+        self,
+        url: str,
+        on_news: Callable[[str, int], Awaitable[None]],
+        on_reconnect: Callable[[], Awaitable[None]],
+        *,
+        channel: str = CHANNEL,
+    ) -> None:
+        self.url = url
+        self.channel = channel
+        self.name = secrets.token_hex(6)  # tells this process's own news from others'
+        self._on_news = on_news
+        self._on_reconnect = on_reconnect
+        self._redis: aioredis.Redis | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._handling: set[asyncio.Task[None]] = set()
+        self.connected = asyncio.Event()
+
+    async def start(self) -> None:
+        """Connect and listen; a Redis that does not answer now is an error (a
+        fleet that starts without it would serve stale games unnoticed)."""
+        self._redis = aioredis.from_url(self.url, socket_connect_timeout=3)
+        try:
+            await self._redis.ping()
+        except (RedisError, OSError) as error:
+            await self._redis.aclose()
+            raise ConnectionError(f"cannot reach Redis at {self.url}: {error}") from None
+        self._listener = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self.connected.wait(), 10)
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._listener, *self._handling) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    async def ping(self) -> None:
+        """Raises if Redis does not answer (for the readiness check)."""
+        assert self._redis is not None
+        await self._redis.ping()
+
+    async def announce(self, game_id: str, version: int) -> None:
+        """Tell the other processes that ``game_id`` reached ``version``. A failure
+        is logged, not raised: the change is stored, and the others catch up when
+        they act on the game or reconnect."""
+        assert self._redis is not None
+        try:
+            await self._redis.publish(self.channel, f"{self.name} {game_id} {version}")
+        except (RedisError, OSError) as error:
+            log.warning("could not tell the fleet of game %s: %s", game_id, error)
+
+    async def _listen(self) -> None:
+        assert self._redis is not None
+        first = True
+        while True:
+            try:
+                async with self._redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(self.channel)
+                    self.connected.set()
+                    if not first:
+                        log.info("back in touch with the fleet: catching up every game")
+                        self._handle(self._on_reconnect())
+                    first = False
+                    async for message in pubsub.listen():
+                        self._receive(message)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as error:
+                self.connected.clear()
+                log.warning("lost touch with the fleet (%s); trying again", error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    def _receive(self, message: dict[str, object]) -> None:
+        data = message.get("data")
+        if message.get("type") != "message" or not isinstance(data, bytes):
+            return
+        news = parse_news(data.decode("utf-8", "replace"))
+        if news is None or news[0] == self.name:
+            return
+        _, game_id, version = news
+        self._handle(self._on_news(game_id, version))
+
+    def _handle(self, work: Awaitable[None]) -> None:
+        """Run ``work`` beside the listener, so that a slow database read never holds
+        up the news of other games."""
+
+        async def guarded() -> None:
+            with contextlib.suppress(asyncio.CancelledError):
+                try:
+                    await work
+                except Exception:
+                    log.exception("could not catch up with the fleet's news")
+
+        task = asyncio.create_task(guarded())
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)

@@ -1,0 +1,236 @@
+"""A fleet: two real ``parlour serve`` processes on one PostgreSQL database, told of each
+other's moves through the Redis on this machine. A game is played with its moves going
+alternately through each; watchers on either see every update in order; a process that
+holds an old copy is corrected by the database, not believed; one process killed with
+SIGKILL under a swarm loses nothing acknowledged, and its games go on through the other.
+Redis and PostgreSQL are real: if either cannot be reached, these tests fail."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from parlour import cli
+from tests.server.live import free_port, wait_until_serving
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS = "redis://127.0.0.1:6379/0"
+
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def server(db_url: str, log: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A real server process (with the race game and the "slow" level) on ``db_url``."""
+    port = free_port()
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.server.serve_race", str(port), db_url, *options],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        if not wait_until_serving(process, base, timeout=60):
+            raise AssertionError(f"the server did not start:\n{log.read_text()}")
+        yield process, base
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def new_game(base: str, game: str = "chess") -> tuple[str, dict[int, str], dict[str, Any]]:
+    """A game between two people at one screen: its id, both seats' tokens, the game."""
+    response = httpx.post(f"{base}/api/games", json={"game": game, "opponent": "local"})
+    assert response.status_code == 201, response.text
+    data = response.json()
+    tokens = {seat["side"]: seat["token"] for seat in data["seats"]}
+    return data["game"]["id"], tokens, data["game"]
+
+
+def act(base: str, game_id: str, token: str, version: int, move: str) -> httpx.Response:
+    return httpx.post(
+        f"{base}/api/games/{game_id}/actions",
+        json={"action": "move", "version": version, "move": move},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+
+
+@contextmanager
+def watching(base: str, game_id: str, since: int = 0) -> Iterator[ClientConnection]:
+    """A watcher of ``game_id`` through ``base``, welcomed, having seen ``since``."""
+    with connect(f"{base.replace('http', 'ws')}/api/games/{game_id}/live") as ws:
+        ws.send(json.dumps({"type": "hello", "since": since}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        yield ws
+
+
+def versions_until(ws: ClientConnection, last: int, within: float = 20) -> list[int]:
+    """The event versions a watcher receives, in the order received, until ``last``."""
+    seen: list[int] = []
+    deadline = time.monotonic() + within
+    while not seen or seen[-1] < last:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        assert message["type"] == "update", message
+        seen.extend(event["version"] for event in message["events"])
+    return seen
+
+
+def test_a_game_played_through_two_processes_reaches_every_watcher_in_order(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "fleet.log"
+    with (
+        server(postgres_url, log, "--redis", REDIS) as (_, first),
+        server(postgres_url, log, "--redis", REDIS) as (_, second),
+    ):
+        game_id, tokens, game = new_game(first)
+        stack = contextlib.ExitStack()
+        watchers = [stack.enter_context(watching(base, game_id)) for base in (first, second)]
+        bases = [first, second]
+        for ply in range(16):
+            # The version and the moves come from the last answer, whichever process
+            # gave it: the other must not refuse them as stale.
+            response = act(
+                bases[ply % 2],
+                game_id,
+                tokens[game["turn"]],
+                game["version"],
+                game["legal_moves"][0],
+            )
+            assert response.status_code == 200, response.text
+            game = response.json()
+        assert game["version"] == 16
+        with stack:
+            for ws in watchers:
+                assert versions_until(ws, 16) == list(range(1, 17))
+        # Both processes now show the same game, and say so at once.
+        assert httpx.get(f"{second}/api/games/{game_id}").json()["moves"] == game["moves"]
+        assert httpx.get(f"{first}/api/games/{game_id}").json()["moves"] == game["moves"]
+        for base in bases:
+            assert httpx.get(f"{base}/ready").json() == {"status": "ready"}
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_process_with_an_old_copy_is_corrected_by_the_database(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Without Redis the second process hears nothing, yet serves no stale move: the
+    database's version check refuses its old copy, and it catches up at once."""
+    log = tmp_path / "stale.log"
+    with (
+        server(postgres_url, log) as (_, first),
+        server(postgres_url, log) as (_, second),
+    ):
+        game_id, tokens, _ = new_game(first)
+        assert httpx.get(f"{second}/api/games/{game_id}").json()["version"] == 0  # loaded
+        played = act(first, game_id, tokens[0], 0, "e4").json()
+        # A player who reloads from the second process sees version 0 and moves on it.
+        refused = act(second, game_id, tokens[0], 0, "d4")
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["version"] == 1 and "version 1" in refused.json()["detail"]
+        assert httpx.get(f"{second}/api/games/{game_id}").json()["moves"] == played["moves"]
+        # The opponent, who saw version 1 through the first, plays it on the second.
+        answered = act(second, game_id, tokens[1], 1, "e5")
+        assert answered.status_code == 200, answered.text
+        # ...and the first, a step behind, catches up when told a later version.
+        with watching(first, game_id, since=2) as ws:
+            assert json.loads(ws.recv(timeout=10))["game"]["version"] == 2
+    assert "Traceback" not in log.read_text()
+
+
+def test_one_process_killed_under_a_swarm_loses_nothing_and_its_games_go_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "swarm.log"
+    acknowledged: dict[str, list[str]] = {}
+    failures: list[str] = []
+    with (
+        server(postgres_url, log, "--redis", REDIS) as (victim, first),
+        server(postgres_url, log, "--redis", REDIS) as (_, second),
+    ):
+        killed = threading.Event()
+        games = [new_game(first if i % 2 else second) for i in range(6)]
+
+        def play(game_id: str, tokens: dict[int, str], game: dict[str, Any]) -> None:
+            moves = acknowledged.setdefault(game_id, [])
+            ply = 0
+            while len(moves) < 30 and not failures:
+                base = second if killed.is_set() or ply % 2 else first
+                move = game["legal_moves"][len(moves) % len(game["legal_moves"])]
+                try:
+                    response = act(base, game_id, tokens[game["turn"]], game["version"], move)
+                except httpx.HTTPError:
+                    # The first process is gone: this action was not acknowledged.
+                    # The player reloads from the second and goes on.
+                    game = httpx.get(f"{second}/api/games/{game_id}", timeout=10).json()
+                    if game["version"] > len(moves):  # it was written before the kill
+                        moves.append(game["moves"][-1]["text"])
+                    continue
+                if response.status_code != 200:
+                    failures.append(f"{game_id} ply {ply}: {response.text}")
+                    return
+                game = response.json()
+                moves.append(move)
+                ply += 1
+                if ply == 10 and game_id == games[0][0]:
+                    os.killpg(victim.pid, signal.SIGKILL)
+                    killed.set()
+
+        threads = [threading.Thread(target=play, args=game) for game in games]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=240)
+        assert killed.is_set() and not failures, failures
+        for game_id, moves in acknowledged.items():
+            stored = httpx.get(f"{second}/api/games/{game_id}").json()
+            texts = [move["text"] for move in stored["moves"]]
+            assert texts == moves and len(moves) == 30, (game_id, texts, moves)
+    assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize(
+    ("db", "redis", "words"),
+    [
+        ("sqlite:///{tmp}/games.db", REDIS, "give --db postgresql://"),
+        ("{postgres}", "redis://127.0.0.1:1/0", "cannot reach Redis at"),
+        ("{postgres}", "http://nonsense", "cannot reach Redis at"),
+    ],
+)
+def test_a_fleet_that_cannot_work_is_a_clear_error(
+    db: str,
+    redis: str,
+    words: str,
+    postgres_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = db.format(tmp=tmp_path, postgres=postgres_url)
+    assert cli.main(["serve", "--port", "1", "--db", url, "--redis", redis]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and len(err.splitlines()) == 1, err
