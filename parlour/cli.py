@@ -560,6 +560,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed the dice, to replay the same throws")
     play.set_defaults(run=_play, command_parser=play)
 
+    _add_serve(commands)
+
+    for program in programs():
+        command = commands.add_parser(program.command, help=program.help, description=program.help)
+        command.set_defaults(run=lambda args, program=program: run_program(program))
+    return parser
+
+
+def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``serve`` command and its options (a sub-parser of ``commands``)."""
     serve = commands.add_parser(
         "serve",
         help="run the web app",
@@ -630,11 +640,6 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"{what} (default {default})",
         )
     serve.set_defaults(run=_serve)
-
-    for program in programs():
-        command = commands.add_parser(program.command, help=program.help, description=program.help)
-        command.set_defaults(run=lambda args, program=program: run_program(program))
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

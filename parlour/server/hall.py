@@ -59,6 +59,9 @@ OPPONENTS = ("friend", "computer", "local")
 
 #: The most appends written in one transaction.
 MAX_BATCH = 256
+#: Seconds a process of a fleet waits for the computer's move that another process
+#: is making before making it itself (the other may have died while it thought).
+TAKEOVER_SECONDS = 30.0
 
 
 class Hall:
@@ -89,6 +92,7 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
         self._workers = workers
+        self.takeover = TAKEOVER_SECONDS
         # SQLite is a library in this process: a write is a fraction of a millisecond
         # of work, cheaper done at once on the event loop than handed to a thread
         # (two thread switches per write, each a wait for the GIL and a core on a
@@ -227,7 +231,7 @@ class Hall:
             await self._commit(table, progress, [event], row)
             seat.token_hash, seat.invite_hash = row.token_hash, None
             table.publish(update_message(table, [event]))
-        self._announce(table)
+        await self._announce(table)
         return seat.side, token
 
     # -- finding -----------------------------------------------------------------------
@@ -311,15 +315,37 @@ class Hall:
         table.progress = progress
         table.events.extend(fresh)
         table.publish(update_message(table, fresh))
+        self._stand_by(table)
 
-    def _announce(self, table: Table) -> None:
-        """Tell the rest of the fleet (if any) that ``table`` changed."""
+    def _stand_by(self, table: Table) -> None:
+        """Another process's move put the computer on turn, so that process thinks;
+        should it die meanwhile, this one makes the move after :attr:`takeover`
+        seconds. (Both may then think; the store takes the first move, once.)"""
+        state = table.progress.state
+        if state.is_over() or state.turn is CHANCE:
+            return
+        if table.seats[int(state.turn)].player != "computer":
+            return
+        version = table.version
+
+        async def take_over() -> None:
+            await asyncio.sleep(self.takeover)
+            await self.catch_up(table.id)
+            if table.version == version and self.tables.get(table.id) is table:
+                log.warning("game %s: no computer move came from the fleet; moving here", table.id)
+                self._computer_turn(table)
+
+        task = asyncio.get_running_loop().create_task(take_over())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _announce(self, table: Table) -> None:
+        """Tell the rest of the fleet (if any) that ``table`` changed. Awaited before
+        the player hears that the action is done: whatever is acknowledged has been
+        announced, so a process that dies the next moment leaves no game unheard of
+        (another then makes a computer move it owed, see :meth:`_stand_by`)."""
         if self.fleet is not None:
-            task = asyncio.get_running_loop().create_task(
-                self.fleet.announce(table.id, table.version)
-            )
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            await self.fleet.announce(table.id, table.version)
 
     async def seen(self, table: Table, version: int) -> None:
         """A client has seen ``version`` of ``table``: if that is past this
@@ -397,7 +423,7 @@ class Hall:
                 raise from_rules(error) from None
             await self._commit(table, progress, events)
             table.publish(update_message(table, events))
-        self._announce(table)
+        await self._announce(table)
         self._computer_turn(table)
 
     async def _commit(

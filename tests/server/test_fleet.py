@@ -34,7 +34,9 @@ pytestmark = pytest.mark.slow
 
 
 @contextmanager
-def server(db_url: str, log: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def server(
+    db_url: str, log: Path, *options: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """A real server process (with the race game and the "slow" level) on ``db_url``."""
     port = free_port()
     with log.open("ab") as out:
@@ -44,6 +46,7 @@ def server(db_url: str, log: Path, *options: str) -> Iterator[tuple[subprocess.P
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            env={**os.environ, **(env or {})},
         )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -212,6 +215,38 @@ def test_one_process_killed_under_a_swarm_loses_nothing_and_its_games_go_on(
             texts = [move["text"] for move in stored["moves"]]
             assert texts == moves and len(moves) == 30, (game_id, texts, moves)
     assert "Traceback" not in log.read_text()
+
+
+def test_a_computer_move_lost_with_its_process_is_made_by_another(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The process that took the player's move thinks for the computer; killed while
+    it thinks, the other process, told of the move, makes the computer's move."""
+    log = tmp_path / "takeover.log"
+    env = {"PARLOUR_TEST_THINKING": "2", "PARLOUR_TEST_TAKEOVER": "3"}
+    with (
+        server(postgres_url, log, "--redis", REDIS, env=env) as (_, survivor),
+        server(postgres_url, log, "--redis", REDIS, env=env) as (victim, doomed),
+    ):
+        created = httpx.post(
+            f"{survivor}/api/games",
+            json={"game": "race", "opponent": "computer", "level": "slow", "side": 0},
+        ).json()
+        game_id, token, game = created["game"]["id"], created["seats"][0]["token"], created["game"]
+        assert game["turn"] == 0
+        moved = act(doomed, game_id, token, game["version"], game["legal_moves"][0])
+        assert moved.status_code == 200, moved.text
+        thinking = moved.json()
+        assert thinking["turn"] == 1  # the computer's, thinking in the doomed process
+        os.killpg(victim.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        game = thinking
+        while game["version"] <= thinking["version"] + 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            game = httpx.get(f"{survivor}/api/games/{game_id}").json()
+        assert game["turn"] == 0 and game["version"] > thinking["version"], game
+        assert [move["side"] for move in game["moves"]][-2:] == [1, None]  # moved, then dice
+    assert "no computer move came from the fleet; moving here" in log.read_text()
 
 
 @pytest.mark.parametrize(
