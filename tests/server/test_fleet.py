@@ -11,8 +11,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,44 +23,11 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
-from tests.server.live import free_port, wait_until_serving
+from tests.server.live import server
 
-ROOT = Path(__file__).resolve().parents[2]
 REDIS = "redis://127.0.0.1:6379/0"
 
 pytestmark = pytest.mark.slow
-
-
-@contextmanager
-def server(
-    db_url: str, log: Path, *options: str, env: dict[str, str] | None = None
-) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """A real server process (with the race game and the "slow" level) on ``db_url``."""
-    port = free_port()
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tests.server.serve_race", str(port), db_url, *options],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env={**os.environ, **(env or {})},
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        if not wait_until_serving(process, base, timeout=60):
-            raise AssertionError(f"the server did not start:\n{log.read_text()}")
-        yield process, base
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
 
 
 def new_game(base: str, game: str = "chess") -> tuple[str, dict[int, str], dict[str, Any]]:

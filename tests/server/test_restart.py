@@ -9,11 +9,8 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,41 +18,16 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.live import free_port, wait_until_serving
+from tests.server.live import server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@contextmanager
-def server(
+def slow_server(
     db_url: str, log: Path, thinking: float
-) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[bytes], str]]:
     """A real server process; its "slow" computer level thinks ``thinking`` seconds."""
-    port = free_port()
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tests.server.serve_race", str(port), db_url],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PARLOUR_TEST_THINKING": str(thinking)},
-            start_new_session=True,  # its own process group: the server and its workers
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        if not wait_until_serving(process, base, timeout=60):
-            raise AssertionError(f"the server did not start:\n{log.read_text()}")
-        yield process, base
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)  # any worker left behind
+    return server(db_url, log, env={"PARLOUR_TEST_THINKING": str(thinking)})
 
 
 def children(pid: int) -> list[int]:
@@ -150,7 +122,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'games.db'}"
     log = tmp_path / "server.log"
     # The computer thinks for longer than the first server lives...
-    with server(db_url, log, thinking=60) as (process, base):
+    with slow_server(db_url, log, thinking=60) as (process, base):
         quiet = [create(base, opponent="local") for _ in range(3)]
         for index, seat in enumerate(quiet):
             for _ in range(index + 1):
@@ -188,7 +160,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         assert all_gone(workers, within=15)
 
     # ...and briefly once it is back.
-    with server(db_url, log, thinking=0.2) as (_, base):
+    with slow_server(db_url, log, thinking=0.2) as (_, base):
         for seat in quiet:
             seat.base = base
             assert seat.game() == before[seat.id]
