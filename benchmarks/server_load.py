@@ -16,6 +16,13 @@ ratio of its latencies to the peer's, measured in the same run.
 
     python benchmarks/server_load.py --games 500 --think 2 --duration 30
 
+With ``--servers N`` (and a PostgreSQL ``--db`` and ``--redis``) it starts a fleet of
+N processes: game i is played through process i mod N while a second WebSocket
+watches it through the next process, and the report adds the *fan-out* latency: from
+sending a move until the watcher on the other process has it (through Redis and the
+other process's read of the store). The peer is then N echo servers, each watcher
+on one echoing nothing, so its figures are those of one hop.
+
 The default game is the tests' race game (dice thrown by the server at every turn);
 ``--game chess`` etc. once the real games are registered. Only loopback is targeted.
 """
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -52,7 +60,8 @@ if sys.argv[1] == "race":
 from parlour.server.app import serve
 from parlour.server.limits import Limits
 unlimited = Limits(0, 0, 0, 0, 0)
-raise SystemExit(serve(port=int(sys.argv[2]), db=sys.argv[3], limits=unlimited))
+redis = sys.argv[4] if len(sys.argv) > 4 else None
+raise SystemExit(serve(port=int(sys.argv[2]), db=sys.argv[3], limits=unlimited, redis_url=redis))
 """
 
 
@@ -118,6 +127,8 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    #: From sending a move to its arrival at a watcher on another process.
+    fan_out: list[float] = field(default_factory=list)
     games_finished: int = 0
     games_started: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -144,8 +155,32 @@ async def new_game(http: httpx.AsyncClient, game: str) -> Created:
     return data["game"]["id"], tokens, data["game"]
 
 
+async def watch(url: str, since: int, arrivals: dict[int, float]) -> None:
+    """A watcher through another process of the fleet: when each version arrived."""
+    async with websockets.connect(url, max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "since": since}))
+        async for raw in ws:
+            message = json.loads(raw)
+            for event in message.get("events", ()):
+                arrivals.setdefault(event["version"], time.monotonic())
+
+
+async def fanned_out(arrivals: dict[int, float], version: int, sent: float) -> float | None:
+    """Seconds from ``sent`` until the watcher had ``version`` (None: not within 10 s)."""
+    deadline = time.monotonic() + 10
+    while version not in arrivals and time.monotonic() < deadline:
+        await asyncio.sleep(0.005)
+    return arrivals[version] - sent if version in arrivals else None
+
+
 async def play_ws(
-    base: str, http: httpx.AsyncClient, game: str, think: float, until: float, tally: Tally
+    base: str,
+    http: httpx.AsyncClient,
+    game: str,
+    think: float,
+    until: float,
+    tally: Tally,
+    watch_base: str | None = None,
 ) -> None:
     rng = random.Random()
     await asyncio.sleep(rng.uniform(0, think))  # spread the starts
@@ -153,6 +188,11 @@ async def play_ws(
         game_id, tokens, state = await new_game(http, game)
         tally.games_started += 1
         url = base.replace("http://", "ws://") + f"/api/games/{game_id}/live"
+        arrivals: dict[int, float] = {}
+        watcher = None
+        if watch_base is not None:
+            other = watch_base.replace("http://", "ws://") + f"/api/games/{game_id}/live"
+            watcher = asyncio.create_task(watch(other, state["version"], arrivals))
         async with websockets.connect(url, max_size=2**20) as ws:
             await ws.send(json.dumps({"type": "hello", "since": state["version"]}))
             await ws.recv()  # welcome
@@ -183,10 +223,18 @@ async def play_ws(
                         break
                 if message["type"] == "result":
                     tally.latencies.append(time.monotonic() - sent)
+                    if watcher is not None:
+                        delay = await fanned_out(arrivals, message["version"], sent)
+                        if delay is None:
+                            tally.error("not-fanned-out")
+                        else:
+                            tally.fan_out.append(delay)
                 else:
                     tally.error(message.get("error", "?"))
             if state["status"] == "over":
                 tally.games_finished += 1
+        if watcher is not None:
+            watcher.cancel()
 
 
 async def play_http(
@@ -224,16 +272,30 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def swarm(args: argparse.Namespace, base: str) -> Tally:
+async def swarm(args: argparse.Namespace, bases: list[str], fleet: bool) -> Tally:
+    """The swarm: game i played through ``bases[i % N]`` (and, in a fleet, watched
+    through the next one)."""
     tally = Tally()
     limits = httpx.Limits(max_connections=args.games + 10, max_keepalive_connections=args.games)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
-        play = play_ws if args.transport == "ws" else play_http
-        until = time.monotonic() + args.duration
-        clients = [
-            asyncio.create_task(play(base, http, args.game, args.think, until, tally))
-            for _ in range(args.games)
+    clients = []
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=base, limits=limits, timeout=30)
+            )
+            for base in bases
         ]
+        until = time.monotonic() + args.duration
+        for i in range(args.games):
+            here = i % len(bases)
+            if args.transport == "ws":
+                watch_base = bases[(here + 1) % len(bases)] if fleet else None
+                play = play_ws(
+                    bases[here], https[here], args.game, args.think, until, tally, watch_base
+                )
+            else:
+                play = play_http(bases[here], https[here], args.game, args.think, until, tally)
+            clients.append(asyncio.create_task(play))
         # Bounded: whatever is still running a while after the end is cancelled.
         done, pending = await asyncio.wait(clients, timeout=args.duration + 30)
         for task in pending:
@@ -253,8 +315,9 @@ def cpu_seconds(pid: int) -> float:
 def start_server(
     args: argparse.Namespace, db: str, port: int, code: str
 ) -> subprocess.Popen[bytes]:
+    fleet = [args.redis] if args.servers > 1 and code == LAUNCH else []
     process = subprocess.Popen(
-        [sys.executable, "-c", code, args.game, str(port), db],
+        [sys.executable, "-c", code, args.game, str(port), db, *fleet],
         cwd=ROOT,
         stdout=subprocess.DEVNULL if not args.verbose else None,
         stderr=subprocess.DEVNULL if not args.verbose else None,
@@ -279,8 +342,16 @@ def main() -> int:
     parser.add_argument("--transport", choices=("ws", "http"), default="ws")
     parser.add_argument("--game", default="race")
     parser.add_argument("--db", help="SQLAlchemy URL (default: a fresh SQLite file)")
+    parser.add_argument("--servers", type=int, default=1, help="processes in the fleet (1-4)")
+    parser.add_argument("--redis", help="Redis URL for a fleet (--servers 2 or more)")
     parser.add_argument("--verbose", action="store_true", help="show the server's log")
     args = parser.parse_args()
+    if not 1 <= args.servers <= 4:
+        parser.error("--servers is 1 to 4")
+    if args.servers > 1 and not (
+        args.redis and args.db and args.db.startswith("postgresql") and args.transport == "ws"
+    ):
+        parser.error("--servers 2 or more needs --db postgresql://..., --redis and ws")
     if not (1 <= args.games <= 2000 and 0 < args.duration <= 600 and args.think >= 0):
         parser.error("games 1..2000, duration 0..600 s, think >= 0")
     if args.db and "127.0.0.1" not in args.db and not args.db.startswith("sqlite"):
@@ -303,23 +374,29 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, db: str, code: str) -> tuple[Tally, float, float, float]:
-    """One swarm against one server; the tally, wall time and both CPU times."""
-    port = free_port()
-    server = start_server(args, db, port, code)
+    """One swarm against ``--servers`` servers; the tally, wall time and the CPU
+    times of the servers (together) and of the clients."""
+    ports = [free_port() for _ in range(args.servers)]
+    servers: list[subprocess.Popen[bytes]] = []
     try:
-        server_cpu = cpu_seconds(server.pid)
+        for port in ports:
+            servers.append(start_server(args, db, port, code))
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers)
         client_cpu = time.process_time()
         started = time.monotonic()
-        tally = asyncio.run(swarm(args, f"http://127.0.0.1:{port}"))
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        tally = asyncio.run(swarm(args, bases, fleet=code == LAUNCH and args.servers > 1))
         wall = time.monotonic() - started
-        server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers) - server_cpu
         client_cpu = time.process_time() - client_cpu
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.send_signal(signal.SIGINT)
+        for server in servers:
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
     return tally, wall, server_cpu, client_cpu
 
 
@@ -334,7 +411,8 @@ def report(
 ) -> None:
     moves = len(tally.latencies)
     store = "no" if name != "parlour" else db.split(":")[0]
-    print(f"== {name}: {args.transport}, game {args.game}, {store} store")
+    servers = f", {args.servers} processes" if args.servers > 1 else ""
+    print(f"== {name}: {args.transport}, game {args.game}, {store} store{servers}")
     print(f"concurrent      {args.games} games, mean think {args.think} s, {wall:.1f} s run")
     print(f"games           {tally.games_started} started, {tally.games_finished} finished")
     print(f"moves           {moves} confirmed, {moves / args.duration:.0f} moves/s")
@@ -344,6 +422,13 @@ def report(
             "latency (ms)    "
             f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
             f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
+        )
+    if tally.fan_out:
+        ms = [1000 * value for value in tally.fan_out]
+        print(
+            "fan-out (ms)    "
+            f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
+            f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  (to a watcher on another process)"
         )
     print(f"cpu             server {server_cpu:.1f} s, clients {client_cpu:.1f} s (2 cores shared)")
     if moves:
