@@ -27,10 +27,12 @@ Throw(dice=(3, 1))
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cached_property
 
 import numpy as np
 
+from parlour.backgammon.bearoff import is_bearoff, shipped_table
 from parlour.backgammon.board import Play, Position, legal_plays
 from parlour.backgammon.cube import effective_win
 from parlour.backgammon.equity import (
@@ -41,7 +43,7 @@ from parlour.backgammon.equity import (
     money_cube_decision,
     money_equity,
 )
-from parlour.backgammon.network import Array, Network, equity, flip, shipped_network
+from parlour.backgammon.network import OUTPUTS, Array, Network, equity, flip, shipped_network
 from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
 from parlour.core.engine import Engine, Hint, RankedMove
 from parlour.core.errors import ParlourError
@@ -64,12 +66,32 @@ class BackgammonEngine(Engine[BackgammonMove]):
     strongest = 7
     default_level = 5
 
-    def __init__(self, network: Network | None = None) -> None:
+    def __init__(self, network: Network | None = None, *, bearoff: bool = True) -> None:
+        """``network`` judges positions (by default the shipped one); ``bearoff``:
+        races with every checker home are judged exactly by the bear-off database
+        (:mod:`.bearoff`) instead."""
         self._network = network
+        self.use_bearoff = bearoff
 
     @cached_property
     def network(self) -> Network:
         return self._network or shipped_network()
+
+    def probabilities(self, positions: Sequence[Position]) -> Array:
+        """The five cubeless probabilities of each position's mover (see
+        :mod:`.network`): exact from the bear-off database where both sides are
+        bearing off with no contact, else the network's."""
+        exact = [i for i, p in enumerate(positions) if self.use_bearoff and is_bearoff(p)]
+        if not exact:
+            return self.network.probabilities(positions)
+        rows = np.zeros((len(positions), OUTPUTS))
+        table = shipped_table()
+        for i in exact:
+            rows[i] = table.chances(positions[i].mover[:6], positions[i].opponent[:6])
+        rest = [i for i in range(len(positions)) if i not in set(exact)]
+        if rest:
+            rows[rest] = self.network.probabilities([positions[i] for i in rest])
+        return rows
 
     # -- the Engine interface ------------------------------------------------------
 
@@ -169,7 +191,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
     def chances(self, state: BackgammonState) -> Chances:
         """The cubeless chances of the side whose turn of play it is (the mover),
         as if the dice were still to be thrown."""
-        (row,) = self.network.probabilities([state.position])
+        (row,) = self.probabilities([state.position])
         return Chances(*(float(x) for x in row))
 
     def _values(self, results: list[Position]) -> Array:
@@ -179,7 +201,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         values = np.zeros(len(results))
         unfinished = [i for i, kind in enumerate(kinds) if not kind]
         if unfinished:
-            theirs = self.network.probabilities([results[i].swapped() for i in unfinished])
+            theirs = self.probabilities([results[i].swapped() for i in unfinished])
             values[unfinished] = equity(flip(theirs))
         values[kinds > 0] = kinds[kinds > 0]
         return values

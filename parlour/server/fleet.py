@@ -10,8 +10,13 @@ process acting on an old copy is refused by the version check and catches up fro
 database; a client that says it has seen a later version than the process's copy makes
 it catch up; and after Redis comes back, a process catches up every game it holds.
 
->>> parse_news("4f2a 0123456789ab 17")
-('4f2a', '0123456789ab', 17)
+The news carries the new events themselves, so that a process whose copy is just one
+step behind takes them as they are, without reading the database; one further
+behind, or told of a seat taken, reads the database.
+
+>>> text = news_text("4f2a", "0123456789ab", 17, [{"version": 17, "kind": "move"}])
+>>> parse_news(text)
+News(sender='4f2a', game_id='0123456789ab', version=17, events=[{'version': 17, 'kind': 'move'}])
 >>> parse_news("nonsense") is None
 True
 """
@@ -20,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -35,25 +42,43 @@ CHANNEL = "parlour:games"
 RETRY_SECONDS = 5.0
 
 
-def parse_news(text: str) -> tuple[str, str, int] | None:
-    """``(sender, game id, version)`` from a message, or None if it is not one of
-    ours (another program may publish on the channel too)."""
-    parts = text.split()
-    if len(parts) != 3 or not parts[2].isdigit():
+class News(NamedTuple):
+    """One process's word that a game changed: the new version and the events that
+    led to it (as the wire writes them)."""
+
+    sender: str
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+
+
+def news_text(sender: str, game_id: str, version: int, events: list[dict[str, Any]]) -> str:
+    return json.dumps({"from": sender, "game": game_id, "version": version, "events": events})
+
+
+def parse_news(text: str) -> News | None:
+    """The news in a message, or None if it is not ours (another program may
+    publish on the channel too)."""
+    try:
+        data = json.loads(text)
+        news = News(data["from"], data["game"], data["version"], data["events"])
+    except (ValueError, KeyError, TypeError):
         return None
-    return parts[0], parts[1], int(parts[2])
+    if not (isinstance(news.version, int) and isinstance(news.events, list)):
+        return None
+    return news
 
 
 class Fleet:
     """This process's membership of a fleet: :meth:`announce` tells the others of a
-    change; news from them is handed to ``on_news(game_id, version)``, and after a
+    change; news from them is handed to ``on_news(news)``, and after a
     lost connection to Redis comes back, ``on_reconnect()`` is called, since news may
     have been missed meanwhile."""
 
     def __init__(
         self,
         url: str,
-        on_news: Callable[[str, int], Awaitable[None]],
+        on_news: Callable[[News], Awaitable[None]],
         on_reconnect: Callable[[], Awaitable[None]],
         *,
         channel: str = CHANNEL,
@@ -93,13 +118,14 @@ class Fleet:
         assert self._redis is not None
         await self._redis.ping()
 
-    async def announce(self, game_id: str, version: int) -> None:
-        """Tell the other processes that ``game_id`` reached ``version``. A failure
-        is logged, not raised: the change is stored, and the others catch up when
-        they act on the game or reconnect."""
+    async def announce(self, game_id: str, version: int, events: list[dict[str, Any]]) -> None:
+        """Tell the other processes that ``events`` brought ``game_id`` to
+        ``version``. A failure is logged, not raised: the change is stored, and the
+        others catch up when they act on the game or reconnect."""
         assert self._redis is not None
         try:
-            await self._redis.publish(self.channel, f"{self.name} {game_id} {version}")
+            text = news_text(self.name, game_id, version, events)
+            await self._redis.publish(self.channel, text)
         except (RedisError, OSError) as error:
             log.warning("could not tell the fleet of game %s: %s", game_id, error)
 
@@ -129,10 +155,9 @@ class Fleet:
         if message.get("type") != "message" or not isinstance(data, bytes):
             return
         news = parse_news(data.decode("utf-8", "replace"))
-        if news is None or news[0] == self.name:
+        if news is None or news.sender == self.name:
             return
-        _, game_id, version = news
-        self._handle(self._on_news(game_id, version))
+        self._handle(self._on_news(news))
 
     def _handle(self, work: Awaitable[None]) -> None:
         """Run ``work`` beside the listener, so that a slow database read never holds

@@ -12,6 +12,7 @@ action therefore changes nothing, in memory or in the store.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import logging
 import multiprocessing
@@ -36,7 +37,7 @@ from parlour.server.errors import (
     Unavailable,
     from_rules,
 )
-from parlour.server.fleet import Fleet
+from parlour.server.fleet import Fleet, News
 from parlour.server.play import ACTIONS, Progress, apply, throw_dice
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
@@ -87,7 +88,7 @@ class Hall:
         #: With ``redis_url``, this process is one of a fleet on the same database.
         self.fleet: Fleet | None = None
         if redis_url is not None:
-            self.fleet = Fleet(redis_url, self.catch_up, self.catch_up_all)
+            self.fleet = Fleet(redis_url, self.hear, self.catch_up_all)
         self.dice = dice or Dice()  # SystemRandom: nobody can predict a throw
         self.tables: dict[str, Table] = {}
         self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
@@ -231,7 +232,7 @@ class Hall:
             await self._commit(table, progress, [event], row)
             seat.token_hash, seat.invite_hash = row.token_hash, None
             table.publish(update_message(table, [event]))
-        await self._announce(table)
+        await self._announce(table, [event])
         return seat.side, token
 
     # -- finding -----------------------------------------------------------------------
@@ -275,15 +276,38 @@ class Hall:
 
     # -- keeping up with the fleet ---------------------------------------------------------
 
-    async def catch_up(self, game_id: str, version: int | None = None) -> None:
-        """Bring this process's copy of ``game_id`` (if it holds one) up to the store:
-        to ``version`` at least, or to the latest when None. What another process
-        wrote goes to this process's watchers as if it had been played here."""
+    async def catch_up(self, game_id: str) -> None:
+        """Bring this process's copy of ``game_id`` (if it holds one) up to the
+        store. What another process wrote goes to this process's watchers as if it
+        had been played here."""
         table = self.tables.get(game_id)
         if table is None:
             return  # loaded from the store, fresh, when someone asks for it
         async with table.lock:
-            if version is None or table.version < version:
+            await self._catch_up_locked(table)
+
+    async def hear(self, news: News) -> None:
+        """News from another process of the fleet: take its events as they are if
+        this copy is just before them, else read what is missing from the store."""
+        table = self.tables.get(news.game_id)
+        if table is None:
+            return  # loaded from the store, fresh, when someone asks for it
+        async with table.lock:
+            if table.version >= news.version:
+                return
+            try:
+                events = [_event_from_json(event) for event in news.events]
+            except (KeyError, TypeError, ValueError):
+                events = []
+            # Taken as they are only if they follow on from this copy, and do not
+            # take a seat (only the store knows the new holder's token hash).
+            follows = (
+                bool(events)
+                and events[0].version == table.version + 1
+                and events[-1].version == news.version
+                and all(event.kind != "join" for event in events)
+            )
+            if not (follows and self._adopt(table, events)):
                 await self._catch_up_locked(table)
 
     async def catch_up_all(self) -> None:
@@ -298,24 +322,28 @@ class Hall:
             stored = await self._in_db(self.store.load_game, table.id)
         except UnknownGameIdError:
             return
+        for seat, row in zip(table.seats, stored.seats, strict=True):
+            seat.token_hash, seat.invite_hash = row.token_hash, row.invite_hash
         fresh = stored.events[table.version :]
-        if not fresh:
-            return
+        if fresh and not self._adopt(table, fresh):
+            self.tables.pop(table.id, None)  # read afresh from the store next time
+
+    def _adopt(self, table: Table, fresh: list[EventRow]) -> bool:
+        """Apply events another process wrote, tell the watchers, and stand by for
+        the computer; False (and nothing changed) if they do not replay here."""
         progress = table.progress.copy()
         try:
             for event in fresh:
                 apply(progress, event)
         except (ParlourError, Refusal, ValueError) as error:
-            # Another process wrote it, so it was legal there: a fault of ours.
+            # Another process wrote them, so they were legal there: a fault of ours.
             log.error("game %s: the fleet's events do not replay here: %s", table.id, error)
-            self.tables.pop(table.id, None)
-            return
-        for seat, row in zip(table.seats, stored.seats, strict=True):
-            seat.token_hash, seat.invite_hash = row.token_hash, row.invite_hash
+            return False
         table.progress = progress
         table.events.extend(fresh)
         table.publish(update_message(table, fresh))
         self._stand_by(table)
+        return True
 
     def _stand_by(self, table: Table) -> None:
         """Another process's move put the computer on turn, so that process thinks;
@@ -339,13 +367,13 @@ class Hall:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _announce(self, table: Table) -> None:
-        """Tell the rest of the fleet (if any) that ``table`` changed. Awaited before
+    async def _announce(self, table: Table, events: list[EventRow]) -> None:
+        """Tell the rest of the fleet (if any) that ``events`` changed ``table``. Awaited before
         the player hears that the action is done: whatever is acknowledged has been
         announced, so a process that dies the next moment leaves no game unheard of
         (another then makes a computer move it owed, see :meth:`_stand_by`)."""
         if self.fleet is not None:
-            await self.fleet.announce(table.id, table.version)
+            await self.fleet.announce(table.id, table.version, [e.to_json() for e in events])
 
     async def seen(self, table: Table, version: int) -> None:
         """A client has seen ``version`` of ``table``: if that is past this
@@ -423,7 +451,7 @@ class Hall:
                 raise from_rules(error) from None
             await self._commit(table, progress, events)
             table.publish(update_message(table, events))
-        await self._announce(table)
+        await self._announce(table, events)
         self._computer_turn(table)
 
     async def _commit(
@@ -567,3 +595,14 @@ class Hall:
             table.thinking = None
         if moved and table.id in self.tables:
             self._computer_turn(table)
+
+
+def _event_from_json(data: dict[str, Any]) -> EventRow:
+    """An event as :meth:`EventRow.to_json` wrote it (in the fleet's news)."""
+    return EventRow(
+        int(data["version"]),
+        str(data["kind"]),
+        str(data["payload"]),
+        None if data["seat"] is None else int(data["seat"]),
+        dt.datetime.fromisoformat(data["time"]),
+    )

@@ -104,6 +104,30 @@ def test_a_game_played_through_two_processes_reaches_every_watcher_in_order(
     assert "Traceback" not in log.read_text()
 
 
+def test_a_seat_taken_through_one_process_plays_through_the_other(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "seat.log"
+    with (
+        server(postgres_url, log, "--redis", REDIS) as (_, first),
+        server(postgres_url, log, "--redis", REDIS) as (_, second),
+    ):
+        created = httpx.post(f"{first}/api/games", json={"game": "chess", "opponent": "friend"})
+        game_id, invite = created.json()["game"]["id"], created.json()["invite"]
+        creator = created.json()["seats"][0]["token"]
+        with watching(first, game_id) as ws:
+            joined = httpx.post(f"{second}/api/games/{game_id}/join", json={"invite": invite})
+            assert joined.status_code == 200, joined.text
+            assert versions_until(ws, 1) == [1]  # the join, heard through Redis
+            assert act(first, game_id, creator, 1, "e4").status_code == 200
+            played = act(first, game_id, joined.json()["token"], 2, "e5")
+            assert played.status_code == 200, played.text
+        # The invite, used once through the second, is refused by the first too.
+        again = httpx.post(f"{first}/api/games/{game_id}/join", json={"invite": invite})
+        assert again.status_code == 403, again.text
+    assert "Traceback" not in log.read_text()
+
+
 def test_a_process_with_an_old_copy_is_corrected_by_the_database(
     postgres_url: str, tmp_path: Path
 ) -> None:
