@@ -15,12 +15,12 @@ With both sides' distributions, a race in which both sides have every checker ho
 and no contact is judged exactly, as far as each side plays to bear off fastest: the
 player on roll, needing ``n`` throws, wins when the opponent needs ``n`` or more.
 
-The tables are built by :func:`build` (about a minute here) and kept in a cache file
-of 7.3 MB (``parlour bearoff`` builds it ahead; the first game that needs it
+The tables are built by :func:`build` (51 s here) and kept in a cache file of
+2.3 MB (``parlour bearoff`` builds it ahead; the first game that needs it
 otherwise builds it once, saying so on standard error).
 
 >>> table = BearoffTable.build_small(3)  # up to 3 checkers, for a quick look
->>> table.expected_throws((1, 0, 0, 0, 0, 0))
+>>> round(table.expected_throws((1, 0, 0, 0, 0, 0)), 6)
 1.0
 >>> table.distribution((0, 0, 0, 0, 0, 1))[:3]  # one checker on the six: 8 throws in 36 fail
 array([0.  , 0.75, 0.25])
