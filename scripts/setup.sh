@@ -12,6 +12,22 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# The fleet tests use a real Redis at 127.0.0.1:6379, as this project's machines
+# provide; where it is not answering and we are root, start it (installing it first).
+ensure_redis() {
+    if .venv/bin/python -c 'import redis; redis.Redis(socket_connect_timeout=3).ping()' \
+        2>/dev/null; then return 0; fi
+    if [ "$(id -u)" != "0" ]; then
+        echo "warning: Redis does not answer at 127.0.0.1:6379; the fleet tests will fail" >&2
+        return 0
+    fi
+    if ! command -v redis-server >/dev/null && command -v apt-get >/dev/null; then
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    fi
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+        >/dev/null || echo "warning: could not start Redis; the fleet tests will fail" >&2
+}
 # The server tests run against a real PostgreSQL at 127.0.0.1:5432 (user postgres,
 # trust auth, database "test"), as this project's machines provide. Where it is
 # stopped or missing and we are root, start it (installing it first if need be).
@@ -65,6 +81,7 @@ if [ "${1:-}" = "test" ]; then
         fi
     fi
     ensure_postgresql
+    ensure_redis
     # The browser code's type check (tsc, from the npm registry, into node_modules).
     if ! command -v npm >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
         echo "Installing Node.js and npm for the browser code's type check"
@@ -80,3 +97,7 @@ if [ "${1:-}" = "test" ]; then
 else
     .venv/bin/python -m pip install --quiet --editable . --config-settings editable_mode=compat
 fi
+
+# The backgammon engine's bear-off database: built once into the cache (about a
+# minute the first time; one line either way).
+.venv/bin/parlour bearoff
