@@ -359,24 +359,6 @@ _LIMITS = [
 ]
 
 
-def _bearoff(args: argparse.Namespace) -> int:
-    import time
-    from pathlib import Path
-
-    from parlour.backgammon import bearoff
-
-    path = Path(args.out) if args.out else bearoff.cache_file()
-    if path.exists() and not args.out:
-        print(f"{path}: already built ({path.stat().st_size / 1e6:.1f} MB)")
-        return 0
-    started = time.monotonic()
-    bearoff.build(path)
-    seconds = time.monotonic() - started
-    size = path.stat().st_size / 1e6
-    print(f"{path}: {bearoff.board_count():,} boards, {size:.1f} MB, built in {seconds:.0f} s")
-    return 0
-
-
 def _serve(args: argparse.Namespace) -> int:
     # Imported here: the web stack is loaded only by those who serve.
     from parlour.server.app import serve
@@ -579,16 +561,6 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play, command_parser=play)
 
     _add_serve(commands)
-    bearoff = commands.add_parser(
-        "bearoff",
-        help="build the backgammon bear-off database",
-        description="Build the one-sided bear-off database (every board of up to 15 "
-        "checkers at home: 54,264 distributions of throws to bear off) into the cache, "
-        "where the backgammon engine finds it; otherwise the first game that needs it "
-        "builds it (about a minute).",
-    )
-    bearoff.add_argument("--out", metavar="FILE", help="write it here instead (.npz)")
-    bearoff.set_defaults(run=_bearoff)
 
     for program in programs():
         command = commands.add_parser(program.command, help=program.help, description=program.help)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
@@ -170,7 +171,9 @@ class BearoffTable:
             first = self.first_off[self.index(mover)]
             mine_later = np.concatenate([np.cumsum(first[::-1])[::-1][1:], [0.0]])
             lose_gammon = float(theirs @ mine_later)  # P(I need >= n + 1)
-        return np.array([win, win_gammon, 0.0, lose_gammon, 0.0])
+        # Kept as 32-bit floats: a certain win may sum to a hair over 1.
+        chances: Array = np.clip(np.array([win, win_gammon, 0.0, lose_gammon, 0.0]), 0.0, 1.0)
+        return chances
 
 
 def _solve(checkers: int) -> tuple[Array, Array]:
@@ -236,3 +239,17 @@ def shipped_table() -> BearoffTable:
         return BearoffTable(
             CHECKERS, data["off"].astype(np.float64), data["first_off"].astype(np.float64)
         )
+
+
+def main() -> int:
+    """``parlour bearoff``: build the table into the cache, unless it is there."""
+    path = cache_file()
+    if path.exists():
+        print(f"{path}: already built ({path.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    started = time.monotonic()
+    build(path)
+    seconds = time.monotonic() - started
+    size = path.stat().st_size / 1e6
+    print(f"{path}: {board_count():,} boards, {size:.1f} MB, built in {seconds:.0f} s")
+    return 0

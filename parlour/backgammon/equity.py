@@ -32,6 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+#: Equities closer than this are equal (rounding, not judgement).
+TIE = 1e-9
 #: Janowski's cube efficiency for ordinary positions.
 CUBE_EFFICIENCY = 0.68
 
@@ -141,7 +143,12 @@ class CubeDecision:
 
     @property
     def should_double(self) -> bool:
-        return min(self.double_take, self.double_pass) > self.no_double
+        """Double when it gains; and when the opponent should pass and cashing is
+        worth just what playing on is (a certain single win): a position is *too
+        good* only when playing on is worth strictly more, as gnubg counts it."""
+        if self.double_pass <= self.double_take:
+            return self.double_pass >= self.no_double - TIE
+        return self.double_take > self.no_double
 
     @property
     def should_take(self) -> bool:

@@ -34,7 +34,8 @@ class Program:
 
     #: The command's name.
     command: str
-    #: Its ``main() -> int``, as ``"module:function"``; it reads standard input.
+    #: Its ``main() -> int``, as ``"module:function"``; it takes no options (it may
+    #: read standard input).
     main: str
     #: One line for ``parlour --help``.
     help: str
@@ -60,6 +61,13 @@ GAMES: dict[str, GameEntry] = {
         rules="parlour.backgammon.rules:BACKGAMMON",
         face="parlour.backgammon.face:BACKGAMMON_FACE",
         engine="parlour.backgammon.engine:BackgammonEngine",
+        programs=(
+            Program(
+                "bearoff",
+                "parlour.backgammon.bearoff:main",
+                "build the backgammon bear-off database into the cache (once, about a minute)",
+            ),
+        ),
     ),
     "checkers": GameEntry(
         rules="parlour.checkers.rules:CHECKERS",
