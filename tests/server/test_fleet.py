@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +29,17 @@ from tests.server.live import server
 REDIS = "redis://127.0.0.1:6379/0"
 
 pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def fleet_of_two(
+    db_url: str, log: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[list[subprocess.Popen[bytes]], list[str]]]:
+    """Two server processes on ``db_url`` joined by Redis: the processes, their URLs."""
+    with contextlib.ExitStack() as stack:
+        started = [stack.enter_context(server(db_url, log, "--redis", REDIS, env=env))]
+        started.append(stack.enter_context(server(db_url, log, "--redis", REDIS, env=env)))
+        yield [process for process, _ in started], [base for _, base in started]
 
 
 def new_game(base: str, game: str = "chess") -> tuple[str, dict[int, str], dict[str, Any]]:
@@ -72,10 +84,7 @@ def test_a_game_played_through_two_processes_reaches_every_watcher_in_order(
     postgres_url: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "fleet.log"
-    with (
-        server(postgres_url, log, "--redis", REDIS) as (_, first),
-        server(postgres_url, log, "--redis", REDIS) as (_, second),
-    ):
+    with fleet_of_two(postgres_url, log) as (_, (first, second)):
         game_id, tokens, game = new_game(first)
         stack = contextlib.ExitStack()
         watchers = [stack.enter_context(watching(base, game_id)) for base in (first, second)]
@@ -108,10 +117,7 @@ def test_a_seat_taken_through_one_process_plays_through_the_other(
     postgres_url: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "seat.log"
-    with (
-        server(postgres_url, log, "--redis", REDIS) as (_, first),
-        server(postgres_url, log, "--redis", REDIS) as (_, second),
-    ):
+    with fleet_of_two(postgres_url, log) as (_, (first, second)):
         created = httpx.post(f"{first}/api/games", json={"game": "chess", "opponent": "friend"})
         game_id, invite = created.json()["game"]["id"], created.json()["invite"]
         creator = created.json()["seats"][0]["token"]
@@ -161,10 +167,7 @@ def test_one_process_killed_under_a_swarm_loses_nothing_and_its_games_go_on(
     log = tmp_path / "swarm.log"
     acknowledged: dict[str, list[str]] = {}
     failures: list[str] = []
-    with (
-        server(postgres_url, log, "--redis", REDIS) as (victim, first),
-        server(postgres_url, log, "--redis", REDIS) as (_, second),
-    ):
+    with fleet_of_two(postgres_url, log) as ((victim, _), (first, second)):
         killed = threading.Event()
         games = [new_game(first if i % 2 else second) for i in range(6)]
 
@@ -213,10 +216,7 @@ def test_a_computer_move_lost_with_its_process_is_made_by_another(
     it thinks, the other process, told of the move, makes the computer's move."""
     log = tmp_path / "takeover.log"
     env = {"PARLOUR_TEST_THINKING": "2", "PARLOUR_TEST_TAKEOVER": "3"}
-    with (
-        server(postgres_url, log, "--redis", REDIS, env=env) as (_, survivor),
-        server(postgres_url, log, "--redis", REDIS, env=env) as (victim, doomed),
-    ):
+    with fleet_of_two(postgres_url, log, env) as ((_, victim), (survivor, doomed)):
         created = httpx.post(
             f"{survivor}/api/games",
             json={"game": "race", "opponent": "computer", "level": "slow", "side": 0},
