@@ -40,9 +40,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from parlour.backgammon.board import Position
+from parlour.backgammon.board import Position, legal_plays
 
-Board = tuple[int, int, int, int, int, int]
+Board = tuple[int, ...]  # six counts, the ace point first
 Array = npt.NDArray[np.float64]
 
 #: Home points, and the most checkers a side has.
@@ -67,7 +67,7 @@ def boards(checkers: int = CHECKERS) -> Iterator[Board]:
             board = [0] * POINTS
             for point in points:
                 board[point] += 1
-            yield tuple(board)  # type: ignore[misc]
+            yield tuple(board)
 
 
 def board_count(checkers: int = CHECKERS) -> int:
@@ -89,40 +89,21 @@ def pips(board: Sequence[int]) -> int:
     return sum((point + 1) * count for point, count in enumerate(board))
 
 
-def _moves(board: Board, die: int) -> set[Board]:
-    """Every board one checker moved by ``die`` can give (bearing off as the rules
-    allow: exactly, or from the highest point when no checker is higher)."""
-    results: set[Board] = set()
-    highest = max((p for p in range(POINTS) if board[p]), default=-1)
-    for point in range(POINTS):
-        if not board[point]:
-            continue
-        target = point - die
-        if target < -1 and point != highest:
-            continue  # a checker may not bear off by more while a higher one is left
-        after = list(board)
-        after[point] -= 1
-        if target >= 0:
-            after[target] += 1
-        results.add(tuple(after))  # type: ignore[arg-type]
-    return results
+#: The opponent, out of the way: all fifteen on its ace point (the mover's 24-point).
+_PARKED = (CHECKERS,) + (0,) * 24
 
 
 def _plays(board: Board, dice: tuple[int, int]) -> set[Board]:
-    """The boards a throw can leave (in a bear-off every die can be played while a
-    checker is left, so only running out of checkers stops a throw early)."""
-    high, low = dice
-    orders = [(high,) * 4] if high == low else [(high, low), (low, high)]
-    results: set[Board] = set()
-    for order in orders:
-        frontier = {board}
-        for die in order:
-            following: set[Board] = set()
-            for reached in frontier:
-                following |= _moves(reached, die) if any(reached) else {reached}
-            frontier = following
-        results |= frontier
-    return results
+    """The home boards a throw can leave: the rules' own legal plays
+    (:func:`~parlour.backgammon.board.legal_plays`), with the opponent parked."""
+    position = Position(board + (0,) * 19, _PARKED)
+    return {position.apply(play).mover[:POINTS] for play in legal_plays(position, dice)}
+
+
+def _at_least(distribution: Array) -> Array:
+    """P(n or more throws) for each n, from P(exactly n)."""
+    tail: Array = np.cumsum(distribution[::-1])[::-1]
+    return tail
 
 
 class BearoffTable:
@@ -134,9 +115,7 @@ class BearoffTable:
         self.checkers = checkers
         self.off = off
         self.first_off = first_off
-        self._index: dict[tuple[int, ...], int] = {
-            board: i for i, board in enumerate(boards(checkers))
-        }
+        self._index = {board: i for i, board in enumerate(boards(checkers))}
 
     @classmethod
     def build_small(cls, checkers: int) -> BearoffTable:
@@ -160,17 +139,16 @@ class BearoffTable:
         gammon, lose backgammon) of the side on roll with home board ``mover``
         against ``opponent``'s, each side bearing off as fast as it can."""
         mine, theirs = self.distribution(mover), self.distribution(opponent)
-        # The mover's n-th throw comes before the opponent's n-th.
-        their_at_least = np.cumsum(theirs[::-1])[::-1]  # P(they need >= n)
-        win = float(mine @ their_at_least)
+        # The mover's n-th throw comes before the opponent's n-th: the mover wins
+        # needing n when they need n or more.
+        win = float(mine @ _at_least(theirs))
         win_gammon = lose_gammon = 0.0
         if sum(opponent) == self.checkers:
-            first = self.first_off[self.index(opponent)]
-            win_gammon = float(mine @ np.cumsum(first[::-1])[::-1])
+            win_gammon = float(mine @ _at_least(self.first_off[self.index(opponent)]))
         if sum(mover) == self.checkers:
-            first = self.first_off[self.index(mover)]
-            mine_later = np.concatenate([np.cumsum(first[::-1])[::-1][1:], [0.0]])
-            lose_gammon = float(theirs @ mine_later)  # P(I need >= n + 1)
+            # They win in n while the mover needs n + 1 or more for a first checker.
+            mine_later = np.append(_at_least(self.first_off[self.index(mover)])[1:], 0.0)
+            lose_gammon = float(theirs @ mine_later)
         # Kept as 32-bit floats: a certain win may sum to a hair over 1.
         chances: Array = np.clip(np.array([win, win_gammon, 0.0, lose_gammon, 0.0]), 0.0, 1.0)
         return chances
@@ -218,7 +196,7 @@ def build(path: Path | None = None) -> Path:
     path = path or cache_file()
     off, first = _solve(CHECKERS)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npz")
+    partial = path.with_suffix(f".{os.getpid()}.partial.npz")
     np.savez_compressed(
         partial, off=off.astype(np.float32), first_off=first.astype(np.float32), version=VERSION
     )

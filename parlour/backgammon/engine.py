@@ -81,14 +81,17 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The five cubeless probabilities of each position's mover (see
         :mod:`.network`): exact from the bear-off database where both sides are
         bearing off with no contact, else the network's."""
-        exact = [i for i, p in enumerate(positions) if self.use_bearoff and is_bearoff(p)]
-        if not exact:
+        exact = [self.use_bearoff and is_bearoff(p) for p in positions]
+        if not any(exact):
             return self.network.probabilities(positions)
         rows = np.zeros((len(positions), OUTPUTS))
         table = shipped_table()
-        for i in exact:
-            rows[i] = table.chances(positions[i].mover[:6], positions[i].opponent[:6])
-        rest = [i for i in range(len(positions)) if i not in set(exact)]
+        rest = []
+        for i, (position, known) in enumerate(zip(positions, exact, strict=True)):
+            if known:
+                rows[i] = table.chances(position.mover[:6], position.opponent[:6])
+            else:
+                rest.append(i)
         if rest:
             rows[rest] = self.network.probabilities([positions[i] for i in rest])
         return rows
