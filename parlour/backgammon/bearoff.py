@@ -15,7 +15,7 @@ With both sides' distributions, a race in which both sides have every checker ho
 and no contact is judged exactly, as far as each side plays to bear off fastest: the
 player on roll, needing ``n`` throws, wins when the opponent needs ``n`` or more.
 
-The tables are built by :func:`build` (51 s here) and kept in a cache file of
+The tables are built by :func:`build` (42 s here) and kept in a cache file of
 2.3 MB (``parlour bearoff`` builds it ahead; the first game that needs it
 otherwise builds it once, saying so on standard error).
 

@@ -3,16 +3,16 @@ others which games changed, through Redis's publish and subscribe.
 
 The database is the source of truth. Every change is one transaction that checks the
 game's version, so two processes can never both write version n + 1, whichever of them
-a player's request reached. Redis carries only news -- "game g is now at version v" --
-so that a process holding game g reads the events it lacks from the database and
-passes them on to its own watchers, in order. Nothing depends on the news arriving: a
+a player's request reached. Redis carries news -- "these events brought game g to
+version v" -- so that a process holding game g brings its copy up to date and passes
+the events on to its own watchers, in order. Nothing depends on the news arriving: a
 process acting on an old copy is refused by the version check and catches up from the
 database; a client that says it has seen a later version than the process's copy makes
 it catch up; and after Redis comes back, a process catches up every game it holds.
 
-The news carries the new events themselves, so that a process whose copy is just one
-step behind takes them as they are, without reading the database; one further
-behind, or told of a seat taken, reads the database.
+A process whose copy is just before the news's events takes them as they are, without
+reading the database; one further behind, or told of a seat taken (whose token hash
+only the database holds), reads what it lacks from the database.
 
 >>> text = news_text("4f2a", "0123456789ab", 17, [{"version": 17, "kind": "move"}])
 >>> parse_news(text)

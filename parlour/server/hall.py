@@ -12,7 +12,6 @@ action therefore changes nothing, in memory or in the store.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import logging
 import multiprocessing
@@ -93,7 +92,6 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
         self._workers = workers
-        self.takeover = TAKEOVER_SECONDS
         # SQLite is a library in this process: a write is a fraction of a millisecond
         # of work, cheaper done at once on the event loop than handed to a thread
         # (two thread switches per write, each a wait for the GIL and a core on a
@@ -296,7 +294,7 @@ class Hall:
             if table.version >= news.version:
                 return
             try:
-                events = [_event_from_json(event) for event in news.events]
+                events = [EventRow.from_json(event) for event in news.events]
             except (KeyError, TypeError, ValueError):
                 events = []
             # Taken as they are only if they follow on from this copy, and do not
@@ -347,8 +345,9 @@ class Hall:
 
     def _stand_by(self, table: Table) -> None:
         """Another process's move put the computer on turn, so that process thinks;
-        should it die meanwhile, this one makes the move after :attr:`takeover`
-        seconds. (Both may then think; the store takes the first move, once.)"""
+        should it die meanwhile, this one makes the move after
+        :data:`TAKEOVER_SECONDS`. (Both may then think; the store takes the first
+        move, once.)"""
         state = table.progress.state
         if state.is_over() or state.turn is CHANCE:
             return
@@ -357,7 +356,7 @@ class Hall:
         version = table.version
 
         async def take_over() -> None:
-            await asyncio.sleep(self.takeover)
+            await asyncio.sleep(TAKEOVER_SECONDS)
             await self.catch_up(table.id)
             if table.version == version and self.tables.get(table.id) is table:
                 log.warning("game %s: no computer move came from the fleet; moving here", table.id)
@@ -368,10 +367,11 @@ class Hall:
         task.add_done_callback(self._tasks.discard)
 
     async def _announce(self, table: Table, events: list[EventRow]) -> None:
-        """Tell the rest of the fleet (if any) that ``events`` changed ``table``. Awaited before
-        the player hears that the action is done: whatever is acknowledged has been
-        announced, so a process that dies the next moment leaves no game unheard of
-        (another then makes a computer move it owed, see :meth:`_stand_by`)."""
+        """Tell the rest of the fleet (if any) that ``events`` changed ``table``.
+        Awaited before the player hears that the action is done: whatever is
+        acknowledged has been announced, so a process that dies the next moment
+        leaves no game unheard of (another then makes a computer move it owed, see
+        :meth:`_stand_by`)."""
         if self.fleet is not None:
             await self.fleet.announce(table.id, table.version, [e.to_json() for e in events])
 
@@ -595,14 +595,3 @@ class Hall:
             table.thinking = None
         if moved and table.id in self.tables:
             self._computer_turn(table)
-
-
-def _event_from_json(data: dict[str, Any]) -> EventRow:
-    """An event as :meth:`EventRow.to_json` wrote it (in the fleet's news)."""
-    return EventRow(
-        int(data["version"]),
-        str(data["kind"]),
-        str(data["payload"]),
-        None if data["seat"] is None else int(data["seat"]),
-        dt.datetime.fromisoformat(data["time"]),
-    )

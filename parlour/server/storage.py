@@ -145,6 +145,17 @@ class EventRow:
             "time": self.time.isoformat(),
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EventRow:
+        """The event :meth:`to_json` wrote (as the fleet's news carries it)."""
+        return cls(
+            int(data["version"]),
+            str(data["kind"]),
+            str(data["payload"]),
+            None if data["seat"] is None else int(data["seat"]),
+            dt.datetime.fromisoformat(data["time"]),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
