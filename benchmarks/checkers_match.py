@@ -183,7 +183,7 @@ def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
         ours = (state.turn is BLACK) == parlour_black
         started = time.perf_counter()
         if ours:
-            result = engine.analyse(state, seconds=seconds)
+            result = engine.search(state, seconds=seconds)
             assert result.best_move is not None
             move = engine.to_move(state, result.best_move)
             peer.push(move)

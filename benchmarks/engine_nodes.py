@@ -45,7 +45,7 @@ def checkers_nodes(depth: int) -> tuple[list[int], float]:
     counts = []
     started = time.perf_counter()
     for fen in CHECKERS_POSITIONS:
-        result = CheckersEngine().analyse(CHECKERS.state_from_text(fen), depth=depth)
+        result = CheckersEngine().search(CHECKERS.state_from_text(fen), depth=depth)
         counts.append(result.nodes)
     return counts, time.perf_counter() - started
 

@@ -348,6 +348,94 @@ def _convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _analysis_game(args: argparse.Namespace) -> Game[Any]:
+    """The game of the file to analyse: --game, else the file's extension."""
+    if args.game is not None:
+        chosen: Game[Any] = get_game(args.game)
+        return chosen
+    path = args.file
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in os.path.basename(path) else ""
+    formats = _formats()
+    if suffix in formats:
+        return get_game(formats[suffix])
+    known = ", ".join(f".{suffix} ({name})" for suffix, name in formats.items())
+    raise CommandError(f"cannot tell which game {path} holds: name it with --game ({known})")
+
+
+class _ProgressBar:
+    """A progress bar on standard error: the game and how many of its positions
+    have been analysed."""
+
+    WIDTH = 30
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.label = ""
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.out.write(f"\r{self.label} [{bar}] {done}/{total}")
+        if done == total:
+            self.out.write("\n")
+        self.out.flush()
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from parlour.analysis.annotate import annotated_file, decision_report
+    from parlour.analysis.coach import analyse_game
+    from parlour.core.registry import get_engine
+
+    if args.budget is not None and not 0 < args.budget <= 600:
+        raise UsageError(
+            f"--budget is seconds a position, above 0 and at most 600, not {args.budget}"
+        )
+    if args.nodes is not None and not 0 < args.nodes <= 100_000_000:
+        raise UsageError(f"--nodes is a count above 0 and at most 100000000, not {args.nodes}")
+    text = _read_text(args.file)
+    game = _analysis_game(args)
+    engine = get_engine(game)
+    face = get_face(game)
+    bar = _ProgressBar(sys.stderr)
+    analysed = 0
+    try:
+        for number, recorded in enumerate(face.read_each(text), start=1):
+            names = recorded.names
+            for index, state in enumerate(recorded.games, start=1):
+                part = f" game {index}" if len(recorded.games) > 1 else ""
+                bar.label = f"{args.file}: {number}{part}"
+                review = analyse_game(
+                    state,
+                    seconds=args.budget,
+                    nodes=args.nodes,
+                    names=names,
+                    on_progress=bar,
+                    engine=engine,
+                )
+                if args.json:
+                    found = review.to_json()
+                    found.update({"number": number, "names": list(names)})
+                    if len(recorded.games) > 1:
+                        found["match_game"] = index
+                    sys.stdout.write(json.dumps(found) + "\n")
+                elif engine.judged_by == "equity":
+                    title = f"{names[0]} against {names[1]}{',' + part if part else ''}"
+                    sys.stdout.write(decision_report(state, review, names, title) + "\n")
+                else:
+                    written = face.export([state], names)
+                    tags = recorded.tags
+                    sys.stdout.write(
+                        annotated_file(state, review, tags, written.text if written else "") + "\n"
+                    )
+                sys.stdout.flush()
+            analysed = number
+    except ParlourError as error:  # it names the game and the move; those before it stand
+        raise CommandError(f"{args.file}: {error}") from None
+    if analysed == 0:
+        raise CommandError(f"{args.file} holds no game")
+    return EXIT_OK
+
+
 #: The per-client limits ``parlour serve`` takes: (kind, default, what is counted). The
 #: defaults are those of :class:`parlour.server.limits.Limits`, checked by a test.
 _LIMITS = [
@@ -497,6 +585,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="which game of a file of several to convert (1 for the first)",
     )
     convert.set_defaults(run=_convert, command_parser=convert)
+
+    analyse = commands.add_parser(
+        "analyse",
+        help="analyse the games of a file: each move judged, the better move shown",
+        description="Analyse every game of a game file (PGN for chess, PDN for checkers, "
+        ".mat for backgammon) with the game's engine, each position within --budget "
+        "seconds, and write the games back annotated: chess and checkers in their own "
+        "format, each move's score as [%%eval] and its judgement as ?! ? ?? with the "
+        "better line as a variation; backgammon as a report of each decision with the "
+        "better play, the equity lost and the luck of the throws. --json writes one "
+        "JSON object a game instead. A progress bar runs on standard error.",
+    )
+    analyse.add_argument("file", metavar="FILE", help="the game file (- for stdin, with --game)")
+    analyse.add_argument(
+        "--game", choices=game_names(), help="the game, if not told by FILE's name"
+    )
+    analyse.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help="seconds of analysis a position (default: the engine's, about a second)",
+    )
+    analyse.add_argument(
+        "--nodes",
+        type=int,
+        metavar="N",
+        help="search N positions a position instead of timing it: the same analysis "
+        "on any machine, however busy (chess and checkers)",
+    )
+    analyse.add_argument(
+        "--json", action="store_true", help="one JSON object a game: moves, judgements, summary"
+    )
+    analyse.set_defaults(run=_analyse, command_parser=analyse)
 
     play = commands.add_parser(
         "play",

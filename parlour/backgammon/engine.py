@@ -27,6 +27,7 @@ Throw(dice=(3, 1))
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -39,15 +40,16 @@ from parlour.backgammon.equity import (
     Chances,
     CubeDecision,
     match_cube_decision,
+    match_equity,
     match_winning_chance,
     money_cube_decision,
     money_equity,
 )
 from parlour.backgammon.network import OUTPUTS, Array, Network, equity, flip, shipped_network
 from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
-from parlour.core.engine import Engine, Hint, RankedMove
+from parlour.core.engine import Analysis, Engine, Hint, Line, RankedMove
 from parlour.core.errors import ParlourError
-from parlour.core.protocol import State
+from parlour.core.protocol import Side, State
 
 #: The 21 distinct throws with their probabilities.
 THROWS = [
@@ -189,6 +191,103 @@ class BackgammonEngine(Engine[BackgammonMove]):
         self.check_level(level)
         return 2.0 if level in LEVEL_CANDIDATES else 0.5
 
+    # -- analysis --------------------------------------------------------------------
+
+    judged_by = "equity"
+
+    def score_text(self, score: float) -> str:
+        return f"{score:+.3f}"
+
+    def decision_kind(self, state: State[BackgammonMove], move: BackgammonMove) -> str:
+        """ "move" for a checker play; a cube decision by its action, and a roll
+        where a double was possible counts as a decision about doubling."""
+        if isinstance(move, Action):
+            return "double" if move is Action.ROLL else move.value
+        return "move"
+
+    def analyse(
+        self,
+        state: State[BackgammonMove],
+        *,
+        seconds: float = 1.0,
+        lines: int = 1,
+        stop: threading.Event | None = None,
+        nodes: int | None = None,
+        moves: Sequence[BackgammonMove] | None = None,
+        depth: int | None = None,
+    ) -> Analysis[BackgammonMove] | None:
+        """The choices of the side to act with their equities, best first: after a
+        roll, the plays the strongest level looks at a throw deeper (the best by
+        the network; ``moves``, if given, are looked at the same way); at the
+        cube, double or roll;
+        doubled, take, pass or beaver (cubeful equity per unit of the cube before
+        the double, from the chooser's point of view). At a throw of the dice: the
+        thrower's cubeless equity before it, against which the throw's luck is
+        measured. None before the opening throw (no one is on roll yet), at a
+        resignation and when the game is over. The budget is not needed: the
+        analysis takes well under a second.
+
+        >>> from parlour.backgammon.rules import BACKGAMMON
+        >>> state = BACKGAMMON.new_state()
+        >>> _ = state.play("31")
+        >>> found = BackgammonEngine().analyse(state)
+        >>> found.lines[0].move_text, len(found.lines)
+        ('8/5 6/5', 8)
+        """
+        state = _backgammon(state)
+        phase = state.phase
+        if phase is Phase.THROW:
+            return Analysis(state.mover, self.worth(state, self.chances(state)), (), depth=0)
+        turn = state.turn
+        if not isinstance(turn, Side) or phase in (Phase.RESIGNING, Phase.OVER):
+            return None
+        if moves is not None and phase is Phase.PLAY:
+            plays = [move for move in set(moves) if isinstance(move, tuple)]
+            choices: list[tuple[BackgammonMove, float]] = [
+                (play, self._play_value(state, play)) for play in plays
+            ]
+        else:
+            choices = self._choices(state)
+        if moves is not None:
+            wanted = set(moves)
+            choices = [(move, value) for move, value in choices if move in wanted]
+        found = tuple(
+            Line(move, state.move_to_text(move), value, (state.move_to_text(move),))
+            for move, value in sorted(choices, key=lambda choice: -choice[1])
+        )
+        return Analysis(turn, found[0].score, found, depth=1 if phase is Phase.PLAY else 0)
+
+    def _choices(self, state: BackgammonState) -> list[tuple[BackgammonMove, float]]:
+        """The side to act's choices with their equities for it (see :meth:`analyse`)."""
+        phase = state.phase
+        legal = state.legal_moves()
+        if phase is Phase.PLAY:
+            dice = state.dice
+            assert dice is not None
+            # the plays the strongest level looks at a throw deeper, valued the
+            # same way (the others' figures are 0-ply: another scale)
+            leaders = LEVEL_CANDIDATES[self.strongest]
+            ranked = self.ranked_plays(state.position, dice)[:leaders]
+            plays: list[Play] = [play for play, _ in ranked] or [()]
+            return [(play, self._play_value(state, play)) for play in plays]
+        if phase is Phase.CUBE:
+            if Action.DOUBLE not in legal or not self._cube_matters(state):
+                return [(Action.ROLL, self.chances(state).equity)]
+            decision = self.cube_decision(state)
+            doubled = min(decision.double_take, decision.double_pass)
+            return [(Action.ROLL, decision.no_double), (Action.DOUBLE, doubled)]
+        decision = self.cube_decision(state)
+        if phase is Phase.DOUBLED:
+            answers: list[tuple[BackgammonMove, float]] = [
+                (Action.TAKE, -decision.double_take),
+                (Action.DROP, -decision.double_pass),
+            ]
+            if Action.BEAVER in legal:
+                answers.append((Action.BEAVER, -2 * decision.double_take))
+            return answers
+        # beavered: the doubler plays on at twice the doubled stake, or gives it up
+        return [(Action.TAKE, 2 * decision.double_take), (Action.DROP, -2.0)]
+
     # -- judging positions ---------------------------------------------------------
 
     def chances(self, state: BackgammonState) -> Chances:
@@ -208,6 +307,76 @@ class BackgammonEngine(Engine[BackgammonMove]):
             values[unfinished] = equity(flip(theirs))
         values[kinds > 0] = kinds[kinds > 0]
         return values
+
+    def _play_value(self, state: BackgammonState, play: Play) -> float:
+        """What ``play`` is worth to the mover, as gnubg's analysis counts it: the
+        mover's chances at its next turn (the opponent's every throw answered by its
+        best play), as cubeful money equity (Janowski's) or, in a match, as match
+        winning chances turned into normalised equity; per unit of the cube."""
+        row = self._one_ply_chances(state.position.apply(play))
+        return self.worth(state, Chances(*(float(x) for x in row)))
+
+    def worth(self, state: BackgammonState, chances: Chances) -> float:
+        """``chances`` of the mover of ``state``, on roll, as normalised equity:
+        cubeful money equity (Janowski's interpolation) for money play; in a match
+        the match winning chance (the cube as it stands) as equity between losing
+        and winning a game at this cube, as gnubg normalises it."""
+        cube = state.cube
+        mover = state.mover
+        if state.money:
+            if state.options.jacoby and cube.centred:
+                chances = chances.single_only()
+            owner = "centred" if cube.centred else "me" if cube.owner is mover else "opponent"
+            return money_equity(chances, owner)
+        away = state.match_length - state.score[mover]
+        opponent_away = state.match_length - state.score[mover.other]
+        post = self._post_crawford(state)
+        chance = match_winning_chance(chances, away, opponent_away, cube.value, post_crawford=post)
+        win = match_equity(away - cube.value, opponent_away, post)
+        lose = match_equity(away, opponent_away - cube.value, post)
+        return (2 * chance - (win + lose)) / (win - lose)
+
+    def _one_ply_chances(self, result: Position) -> Array:
+        """The five probabilities of the mover after reaching ``result``, at its
+        next turn: the opponent throws every throw and answers with its best 0-ply
+        play."""
+        kind = result.win_kind()
+        if kind:
+            return np.array([1.0, kind >= 2, kind >= 3, 0.0, 0.0])
+        opponent = result.swapped()
+        answers: list[Position] = []
+        for dice, _ in THROWS:
+            replies = [opponent.apply(play) for play in legal_plays(opponent, dice)] or [opponent]
+            answers.append(replies[int(np.argmax(self._values(replies)))])
+        rows = np.zeros((len(answers), OUTPUTS))
+        going_on = [i for i, answer in enumerate(answers) if not answer.win_kind()]
+        if going_on:
+            rows[going_on] = self.probabilities([answers[i].swapped() for i in going_on])
+        for i, answer in enumerate(answers):
+            if kind := answer.win_kind():
+                rows[i] = (0.0, 0.0, 0.0, kind >= 2, kind >= 3)
+        weights = np.array([probability for _, probability in THROWS])
+        return np.asarray(weights @ rows)
+
+    def luck(self, state: State[BackgammonMove], throw: BackgammonMove) -> float | None:
+        """How much ``throw`` (about to be thrown in ``state``) is worth to the
+        thrower against the average throw, as gnubg counts luck: each throw's best
+        play by the network, cubeless. None for the opening throw (no one is on
+        roll before it) and where no throw is due."""
+        state = _backgammon(state)
+        if state.phase is not Phase.THROW:
+            return None
+        dice = getattr(throw, "dice", None)
+        if dice is None:
+            return None
+        position = state.position
+        values = {}
+        for roll, _ in THROWS:
+            results = [position.apply(play) for play in legal_plays(position, roll)]
+            values[roll] = float(self._values(results or [position]).max())
+        average = sum(probability * values[roll] for roll, probability in THROWS)
+        high, low = max(dice), min(dice)
+        return values[(high, low)] - average
 
     def _one_ply(self, result: Position) -> float:
         """The mover's equity after reaching ``result``: the opponent throws every

@@ -23,7 +23,7 @@ for the mover's bar and tray).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from parlour.backgammon.board import BAR, OFF, CheckerMove, Position
@@ -393,13 +393,13 @@ class BackgammonFace(BasicFace):
         date = datetime.date.today().strftime("%Y.%m.%d")
         return Export("mat", write_mat(match, (words[0], words[1]), date=date))
 
-    def read_games(self, text: str) -> list[Recorded]:
+    def read_each(self, text: str) -> Iterator[Recorded]:
         """The match (or money session) of a .mat text, under the cube rules its
         tags name."""
         read = read_mat(text)
         match = read.match
         rules = BackgammonSeries(match.match_length, match.game.options).rules
-        return [Recorded(list(match.games), read.names, rules)]
+        yield Recorded(list(match.games), read.names, rules)
 
 
 BACKGAMMON_FACE = BackgammonFace(BACKGAMMON)

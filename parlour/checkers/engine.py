@@ -32,9 +32,13 @@ preferred.
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from collections.abc import Iterable
+import threading
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Self
 
 from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult
 from parlour.checkers.board import (
@@ -52,7 +56,7 @@ from parlour.checkers.board import (
     bits,
 )
 from parlour.checkers.rules import CheckersState
-from parlour.core.engine import Engine, Hint
+from parlour.core.engine import Analysis, Engine, Hint, Line
 from parlour.core.protocol import Side, State
 
 #: A move inside the search: start bit, end bit, the mask of the pieces jumped.
@@ -286,7 +290,7 @@ class SearchBoard:
         self._moves: list[Step] | None = None
 
     @classmethod
-    def from_state(cls, state: CheckersState) -> SearchBoard:
+    def from_state(cls, state: CheckersState) -> Self:
         quiet = state.quiet_plies
         history = state._seen[-1 - quiet :]
         return cls(state.position, state.turn, quiet, list(history))
@@ -398,6 +402,21 @@ class SearchBoard:
 # -- levels --------------------------------------------------------------------------
 
 
+class _RootOnly(SearchBoard):
+    """A search board whose first moves are only those ``allowed`` (UCI's
+    searchmoves, for scoring a move played by the same search as the best)."""
+
+    __slots__ = ("allowed",)
+
+    allowed: set[Step]
+
+    def moves(self) -> list[Step]:
+        found = super().moves()
+        if self._stack:
+            return found
+        return [step for step in found if step in self.allowed]
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """How one level plays: a search depth and time, and for the low levels a
@@ -425,6 +444,13 @@ LEVELS: dict[int, Level] = {
 
 HINT_SECONDS = 1.0
 
+#: The slope of the winning-chances curve per point of score (a man is 100),
+#: fitted by maximum likelihood on engine games (training/checkers_curve.py;
+#: the fit and its data are in docs/benchmarks.md). Scores beyond
+#: :data:`SCORE_CEILING` count as that much.
+CHANCES_PER_POINT = 0.0117
+SCORE_CEILING = 1000
+
 
 class CheckersEngine(Engine[Move]):
     """The checkers computer opponent, levels 1 (a beginner) to 10.
@@ -434,6 +460,8 @@ class CheckersEngine(Engine[Move]):
 
     strongest = 10
     default_level = 6
+    #: A 60-move game (121 positions) analysed within two minutes.
+    analysis_seconds = 0.75
 
     def __init__(self) -> None:
         self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
@@ -443,7 +471,7 @@ class CheckersEngine(Engine[Move]):
 
     # -- searching -----------------------------------------------------------------
 
-    def analyse(
+    def search(
         self,
         state: CheckersState,
         seconds: float | None = None,
@@ -486,7 +514,7 @@ class CheckersEngine(Engine[Move]):
             return self._weaker_move(state, plan, rng or random.Random())
         # The search looks at the clock every thousand nodes or so: aim a little
         # short of the level's limit so that a move never takes longer.
-        result = self.analyse(state, seconds=plan.seconds * 0.85, depth=plan.depth)
+        result = self.search(state, seconds=plan.seconds * 0.85, depth=plan.depth)
         assert result.best_move is not None
         return self.to_move(state, result.best_move)
 
@@ -513,12 +541,162 @@ class CheckersEngine(Engine[Move]):
         candidates = sorted(step for score, step in scored if score >= best - margin)
         return self.to_move(state, rng.choice(candidates))
 
+    def winning_chances(self, score: float) -> float:
+        """The mover's winning chances (-1 to +1) for a score: the logistic curve
+        fitted on engine games; a win the search sees counts as certain.
+
+        >>> engine = CheckersEngine()
+        >>> engine.winning_chances(0), engine.winning_chances(MATE - 9)
+        (0.0, 1.0)
+        """
+        if abs(score) >= MATE_BOUND:
+            return math.copysign(1.0, score)
+        ceiled = max(-SCORE_CEILING, min(SCORE_CEILING, score))
+        return 2 / (1 + math.exp(-CHANCES_PER_POINT * ceiled)) - 1
+
+    def score_text(self, score: float) -> str:
+        """Men (a king is about 1.35), or ``#5`` for a win in 5 moves the search
+        sees (``#-5``: a loss)."""
+        if abs(score) >= MATE_BOUND:
+            plies = MATE - abs(int(score))
+            moves = (plies + 1) // 2
+            return f"#{moves if score > 0 else -moves}"
+        return f"{score / MAN:+.2f}"
+
+    def analyse(
+        self,
+        state: State[Move],
+        *,
+        seconds: float = 1.0,
+        lines: int = 1,
+        stop: threading.Event | None = None,
+        nodes: int | None = None,
+        moves: Sequence[Move] | None = None,
+        depth: int | None = None,
+    ) -> Analysis[Move] | None:
+        """The position searched within ``seconds`` (or ``nodes``: the other lines
+        then get a tenth of them each); ``moves`` (if given) are each scored by a
+        search of the position they lead to, the budget shared. With more than one
+        line the
+        other moves are then each searched a ply shallower, with the time left
+        shared among them, and the best of them listed.
+
+        >>> from parlour.checkers.rules import CHECKERS
+        >>> found = CheckersEngine().analyse(CHECKERS.new_state(), seconds=0.3, lines=3)
+        >>> len(found.lines), found.depth > 3
+        (3, True)
+        """
+        state = _checkers_state(state)
+        if state.is_over():
+            return None
+        started = time.perf_counter()
+        searcher = self.searcher
+        searcher.stop = stop or threading.Event()
+        if moves is not None:
+            return self._analyse_moves(state, moves, seconds, nodes, depth or 64, started)
+        try:
+            share = 0.6 if lines > 1 else 1
+            result = self.search(
+                state, seconds=None if nodes else seconds * share, depth=depth or 64, nodes=nodes
+            )
+            assert result.best_move is not None
+            found = [self._line(state, result.score, result.principal_variation)]
+            if lines > 1:
+                left = seconds - (time.perf_counter() - started)
+                found += self._other_lines(state, result, lines - 1, left, nodes)
+        finally:
+            searcher.stop = threading.Event()
+        nodes = result.nodes
+        return Analysis(
+            state.turn,
+            found[0].score,
+            tuple(found),
+            result.depth,
+            nodes,
+            time.perf_counter() - started,
+        )
+
+    def _analyse_moves(
+        self,
+        state: CheckersState,
+        moves: Sequence[Move],
+        seconds: float,
+        nodes: int | None,
+        depth: int,
+        started: float,
+    ) -> Analysis[Move]:
+        """The search of ``state`` with only ``moves`` at the root, in a table of
+        its own (a score found with moves left out must not stand for the
+        position's in the game's table)."""
+        wanted = {(SQUARE_BIT[m.start], SQUARE_BIT[m.end], _mask(m.captured)) for m in moves}
+        board = _RootOnly.from_state(state)
+        board.allowed = wanted
+        searcher: AlphaBeta[Step] = AlphaBeta(
+            max_depth=depth,
+            time_limit=None if nodes else seconds,
+            node_limit=nodes,
+            table_size=1 << 18,
+            stop=self.searcher.stop,
+        )
+        try:
+            result = searcher.search(board)
+        finally:
+            self.searcher.stop = threading.Event()
+        if result.best_move is None:
+            raise ValueError("none of the moves to analyse is legal here")
+        line = self._line(state, result.score, result.principal_variation or [result.best_move])
+        elapsed = time.perf_counter() - started
+        return Analysis(state.turn, line.score, (line,), result.depth, result.nodes, elapsed)
+
+    def _line(self, state: CheckersState, score: int, steps: Iterable[Step]) -> Line[Move]:
+        probe = state.copy()
+        moves: list[Move] = []
+        for step in steps:
+            move = self.to_move(probe, step)
+            moves.append(move)
+            probe.push_unchecked(move)
+        return Line(moves[0], str(moves[0]), float(score), tuple(str(m) for m in moves))
+
+    def _other_lines(
+        self,
+        state: CheckersState,
+        best: SearchResult[Step],
+        count: int,
+        seconds: float,
+        nodes: int | None = None,
+    ) -> list[Line[Move]]:
+        """The best ``count`` moves after the best one, each scored by a search of
+        the position it leads to, one ply shallower than the main search."""
+        board = SearchBoard.from_state(state)
+        others = [step for step in board.moves() if step != best.best_move]
+        if not others:
+            return []
+        searcher: AlphaBeta[Step] = AlphaBeta(
+            max_depth=max(best.depth - 1, 1),
+            time_limit=None if nodes else max(seconds, 0.05) / len(others),
+            node_limit=nodes // 10 if nodes else None,
+            table_size=1 << 16,
+            stop=self.searcher.stop,
+        )
+        scored: list[tuple[int, list[Step]]] = []
+        for step in others:
+            board.make(step)
+            terminal = board.terminal_score(1)
+            if terminal is not None:
+                scored.append((-terminal, [step]))
+            else:
+                reply = searcher.search(board)
+                scored.append((-reply.score, [step, *reply.principal_variation]))
+            board.unmake()
+        scored.sort(key=lambda item: -item[0])
+        return [self._line(state, score, steps) for score, steps in scored[:count]]
+
     def hint(self, state: State[Move]) -> Hint[Move]:
         state = _checkers_state(state)
         legal = state.legal_moves()
         if not legal:
             raise ValueError("the game is over: there is no move to suggest")
-        result = self.analyse(state, seconds=HINT_SECONDS * 0.85)
+        result = self.search(state, seconds=HINT_SECONDS * 0.85)
         assert result.best_move is not None
         move = self.to_move(state, result.best_move)
         return Hint(move, str(move), assess(state, result), float(result.score))

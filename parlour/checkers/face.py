@@ -12,7 +12,7 @@ legal move as its path of squares, the last move, and whether a capture is compu
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from parlour.checkers.pdn import PdnGame, iter_pdn, write_pdn
@@ -75,10 +75,9 @@ class CheckersFace(BasicFace):
         tags = {"Event": "Parlour game", "Date": date, "Black": names[0], "White": names[1]}
         return Export("pdn", write_pdn(PdnGame.from_state(state, tags)))
 
-    def read_games(self, text: str) -> list[Recorded]:
+    def read_each(self, text: str) -> Iterator[Recorded]:
         """Every game of a PDN text, each ended as its result says when its last
         position has not ended it (by resignation, or a draw)."""
-        recorded = []
         for game in iter_pdn(text):
             if game.error is not None:
                 raise game.error
@@ -87,8 +86,7 @@ class CheckersFace(BasicFace):
                 winner = _RESULTS[game.result]
                 ending = (winner, "resignation" if winner is not None else "agreement")
             names = (tag_name(game.tags, "Black"), tag_name(game.tags, "White"))
-            recorded.append(record_game(game.end(), ending, names))
-        return recorded
+            yield record_game(game.end(), ending, names, game.tags)
 
 
 #: The PDN results (in the standard's terms) of a finished game, by their winner

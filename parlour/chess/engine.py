@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from parlour.chess.board import (
@@ -69,9 +69,10 @@ from parlour.chess.board import (
     public_move,
 )
 from parlour.chess.rules import ChessState
-from parlour.core.engine import Engine, Hint
+from parlour.core.engine import Analysis, Engine, Hint, Line, move_texts
 from parlour.core.errors import GameOverError, IllegalMoveError
-from parlour.core.protocol import State
+from parlour.core.judgement import mate_as_centipawns, winning_chances
+from parlour.core.protocol import Side, State
 
 # -- scores ---------------------------------------------------------------------------
 
@@ -388,11 +389,7 @@ class SearchInfo:
     @property
     def mate_in(self) -> int | None:
         """Moves to mate (negative: being mated), or None when no mate is seen."""
-        if self.score >= MATE_BOUND:
-            return (MATE - self.score + 1) // 2
-        if self.score <= -MATE_BOUND:
-            return -((MATE + self.score) // 2)
-        return None
+        return mate_in(self.score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1101,6 +1098,19 @@ LEVELS: dict[int, tuple[float, int | None, int]] = {
 }
 
 
+def mate_in(score: int) -> int | None:
+    """Moves to mate for a score (negative: the side to move is mated), or None.
+
+    >>> mate_in(MATE - 3), mate_in(-MATE + 2), mate_in(-(MATE - 1)), mate_in(150)
+    (2, -1, -1, None)
+    """
+    if score >= MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return -((MATE + score + 1) // 2)  # a mating score seen from the other side too
+    return None
+
+
 def _pawns(cp: int) -> str:
     n = round(cp / 100)
     return "a pawn" if n <= 1 else f"{n} pawns"
@@ -1178,6 +1188,65 @@ class ChessEngine(Engine[Move]):
                 return rng.choice(candidates)
             return self.searcher.search(chess_state, seconds=seconds).move
 
+    def winning_chances(self, score: float) -> float:
+        """lichess's curve over centipawns; a mate as lichess weighs it.
+
+        >>> engine = ChessEngine()
+        >>> round(engine.winning_chances(100), 3), round(engine.winning_chances(MATE - 3), 3)
+        (0.182, 0.951)
+        """
+        mate = mate_in(int(score))
+        return winning_chances(score if mate is None else mate_as_centipawns(mate))
+
+    def score_text(self, score: float) -> str:
+        """Pawns as a PGN ``[%eval]`` writes them, or ``#3`` / ``#-3`` for a mate."""
+        mate = mate_in(int(score))
+        return f"{score / 100:+.2f}" if mate is None else f"#{mate}"
+
+    def analyse(
+        self,
+        state: State[Move],
+        *,
+        seconds: float = 1.0,
+        lines: int = 1,
+        stop: threading.Event | None = None,
+        nodes: int | None = None,
+        moves: Sequence[Move] | None = None,
+        depth: int | None = None,
+    ) -> Analysis[Move] | None:
+        """The position searched for ``seconds`` (all of them: an analysis has no
+        opponent waiting) or ``nodes``, its ``lines`` best moves by MultiPV
+        (among ``moves`` only, if given).
+
+        >>> from parlour.chess.rules import CHESS
+        >>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+        >>> found = ChessEngine().analyse(state, seconds=0.2, lines=2)
+        >>> found.lines[0].pv[0], found.lines[0].score == MATE - 1, len(found.lines)
+        ('Ra8#', True, 2)
+        """
+        if state.is_over():
+            return None
+        chess_state = self._chess_state(state)
+        with self.lock:
+            result = self.searcher.search(
+                chess_state,
+                seconds=None if nodes else seconds,
+                nodes=nodes,
+                depth=depth,
+                stop=stop,
+                use_all_time=True,
+                multipv=lines,
+                searchmoves=moves,
+            )
+        found = tuple(
+            Line(
+                move, chess_state.move_to_text(move), score, move_texts(chess_state, pv or (move,))
+            )
+            for move, score, pv in result.lines
+        )
+        side = Side.FIRST if chess_state.color == WHITE else Side.SECOND
+        return Analysis(side, found[0].score, found, result.depth, result.nodes, result.seconds)
+
     def hint(self, state: State[Move]) -> Hint[Move]:
         chess_state = self._chess_state(state)
         with self.lock:
@@ -1198,4 +1267,5 @@ __all__ = [
     "Searcher",
     "assess",
     "evaluate",
+    "mate_in",
 ]

@@ -12,7 +12,7 @@ check -- and a game written as PGN. The apps draw; this module only describes.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from parlour.chess.board import SQUARE_NAMES
@@ -77,11 +77,10 @@ class ChessFace(BasicFace):
         )
         return Export("pgn", write_pgn(game))
 
-    def read_games(self, text: str) -> list[Recorded]:
+    def read_each(self, text: str) -> Iterator[Recorded]:
         """Every game of a PGN text, each ended as its result says when its last
         position has not ended it (by resignation, or on time by its Termination
         tag, or a draw)."""
-        recorded = []
         for game in iter_pgn(text):
             if game.error is not None:
                 raise game.error
@@ -92,8 +91,7 @@ class ChessFace(BasicFace):
                 how = "resignation" if winner is not None else "agreement"
                 ending = (winner, game.headers.get("Termination", "").lower() or how)
             names = (tag_name(game.headers, "White"), tag_name(game.headers, "Black"))
-            recorded.append(record_game(game.end(), ending, names))
-        return recorded
+            yield record_game(game.end(), ending, names, game.headers)
 
 
 #: The PGN results of a finished game, by their winner (None: a draw).

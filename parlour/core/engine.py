@@ -18,13 +18,14 @@ In backgammon the cube decisions are moves of the protocol ("double", "take"), s
 from __future__ import annotations
 
 import random
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Literal, TypeVar
 
 from parlour.core.errors import LevelError
-from parlour.core.protocol import State
+from parlour.core.protocol import Chance, Side, State
 
 Move = TypeVar("Move", bound=Hashable)
 
@@ -55,6 +56,57 @@ class Hint(Generic[Move]):
     ranked: tuple[RankedMove[Move], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Line(Generic[Move]):
+    """One line an analysis looked at: its first move, what the position is worth
+    after it (on the engine's scale, from the analysed side's point of view) and
+    the principal variation as move texts, starting with this move."""
+
+    move: Move
+    move_text: str
+    score: float
+    pv: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis(Generic[Move]):
+    """What an engine found in one position, for the coach.
+
+    ``score`` is the position's worth for ``side`` on the engine's scale (the
+    best line's score where the side has a choice; at a throw of the dice, the
+    worth before the throw for the side who throws). ``lines`` are the moves
+    compared, best first: as many as were asked for, or every one where the engine
+    ranks them all (backgammon's plays and cube actions). ``depth`` is how far the
+    engine looked: plies for the searching games, plies of look-ahead in
+    backgammon."""
+
+    side: Side
+    score: float
+    lines: tuple[Line[Move], ...]
+    depth: int
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def best(self) -> Line[Move] | None:
+        return self.lines[0] if self.lines else None
+
+    def line_of(self, move: Move) -> Line[Move] | None:
+        """The line that starts with ``move``, if the analysis looked at it."""
+        return next((line for line in self.lines if line.move == move), None)
+
+
+def move_texts(state: State[Move], moves: Iterable[Move]) -> tuple[str, ...]:
+    """The texts of ``moves`` played one after another from ``state`` (which is
+    left as it was): a principal variation as a player reads it."""
+    probe = state.copy()
+    texts = []
+    for move in moves:
+        texts.append(probe.move_to_text(move))
+        probe.push_unchecked(move)
+    return tuple(texts)
+
+
 class Engine(ABC, Generic[Move]):
     """A computer opponent for one game."""
 
@@ -74,6 +126,62 @@ class Engine(ABC, Generic[Move]):
     @abstractmethod
     def hint(self, state: State[Move]) -> Hint[Move]:
         """The best move at full strength (within a bounded time) and its assessment."""
+
+    #: How the coach weighs this engine's scores: by the mover's *winning chances*
+    #: (-1 to +1, lichess's scale; see :meth:`winning_chances`) or by *equity*
+    #: (points a game, GNU Backgammon's scale: the scores are equities already).
+    judged_by: ClassVar[Literal["chances", "equity"]] = "chances"
+    #: Seconds an analysis gives a position by default: a 40-move game in under
+    #: two minutes.
+    analysis_seconds: ClassVar[float] = 1.0
+
+    def winning_chances(self, score: float) -> float:
+        """The mover's winning chances from -1 (lost) to +1 (won) for a score on
+        this engine's scale (engines judged by chances give their own curve)."""
+        return max(-1.0, min(1.0, score))
+
+    def score_text(self, score: float) -> str:
+        """A score as an annotation shows it: ``+0.35`` (in pawns, men or points),
+        or ``#3`` for a mate the engine sees."""
+        return f"{score:+.2f}"
+
+    def luck(self, state: State[Move], throw: Move) -> float | None:
+        """What the chance outcome ``throw`` is worth to the side it falls to,
+        against the average outcome, on the engine's scale; None in games without
+        chance, and where the engine does not weigh it."""
+        return None
+
+    def decision_kind(self, state: State[Move], move: Move) -> str:
+        """What kind of decision ``move`` is, as the coach reports it: "move" here;
+        backgammon's engine names its cube decisions."""
+        return "move"
+
+    def analyse(
+        self,
+        state: State[Move],
+        *,
+        seconds: float = 1.0,
+        lines: int = 1,
+        stop: threading.Event | None = None,
+        nodes: int | None = None,
+        moves: Sequence[Move] | None = None,
+        depth: int | None = None,
+    ) -> Analysis[Move] | None:
+        """What the position is worth and its best ``lines``, within ``seconds``
+        (sooner when ``stop`` is set; within ``nodes`` positions searched too, where
+        the engine searches: a budget the machine's load does not change, for
+        results that repeat). ``moves`` limits the analysis to those first moves
+        (UCI's searchmoves) and ``depth`` to so many plies: the coach scores a
+        move played by the same search, to the same depth, as the best one. None
+        where the engine does not judge the
+        position (a throw it cannot weigh, a game over). Engines that search give
+        their own; this one stands on :meth:`hint`, one line deep."""
+        if state.is_over() or isinstance(state.turn, Chance):
+            return None
+        hint = self.hint(state)
+        score = 0.0 if hint.score is None else hint.score
+        line = Line(hint.move, hint.move_text, score, (hint.move_text,))
+        return Analysis(state.turn, score, (line,), depth=1)
 
     def time_limit(self, level: int) -> float:
         """The most seconds a move may take at ``level``."""

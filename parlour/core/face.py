@@ -21,8 +21,8 @@ the standard rules, and no file format.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from parlour.core.errors import NotationError
@@ -65,11 +65,13 @@ class Recorded:
     """One series of games read from a game file (a chess game, a backgammon match):
     the games, each as the state after its last move (all but the last over), the
     players' names (first side, second side) and the optional rules the series was
-    played under, as :meth:`GameFace.series` reads them."""
+    played under, as :meth:`GameFace.series` reads them; ``tags`` are the file's
+    own header tags, kept for a program that writes the game back (annotated)."""
 
     games: list[State[Any]]
     names: tuple[str, str]
     rules: dict[str, Any]
+    tags: Mapping[str, str] = field(default_factory=dict)
 
 
 def end_as_recorded(state: State[Any], winner: Side | None, reason: str) -> None:
@@ -99,14 +101,17 @@ def end_as_recorded(state: State[Any], winner: Side | None, reason: str) -> None
 
 
 def record_game(
-    state: State[Any], ending: tuple[Side | None, str] | None, names: tuple[str, str]
+    state: State[Any],
+    ending: tuple[Side | None, str] | None,
+    names: tuple[str, str],
+    tags: Mapping[str, str] | None = None,
 ) -> Recorded:
     """A game read from a file (``state``: after its last move), as a series of its
     own, ended as the file's result says: ``ending`` is the winner (None for a
     draw) and how it was reached, or None for a game left unfinished."""
     if ending is not None:
         end_as_recorded(state, *ending)
-    return Recorded([state], names, {})
+    return Recorded([state], names, {}, dict(tags or {}))
 
 
 def tag_name(tags: Mapping[str, str], tag: str) -> str:
@@ -203,6 +208,12 @@ class GameFace(Protocol):
         the game and the line or move of anything unreadable or illegal."""
         ...
 
+    def read_each(self, text: str) -> Iterator[Recorded]:
+        """The series of ``text`` one at a time, as :meth:`read_games` reads them:
+        the NotationError of a bad one is raised when it is reached, after those
+        before it (a program can use the good games of a file with a bad one)."""
+        ...
+
     @property
     def rule_choices(self) -> list[RuleChoice]:
         """The optional rules a player may choose before a game, for a form: each
@@ -262,6 +273,9 @@ class BasicFace:
         return None
 
     def read_games(self, text: str) -> list[Recorded]:
+        return list(self.read_each(text))
+
+    def read_each(self, text: str) -> Iterator[Recorded]:
         raise NotationError(f"{self._game.title} has no file format to read")
 
     #: The file format's name for people; None without one.

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from parlour.analysis.judgement import (
+from parlour.core.judgement import (
     Judgement,
     error_rate,
     game_accuracy,

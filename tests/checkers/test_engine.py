@@ -77,7 +77,7 @@ def winning_moves(state: CheckersState, plies: int) -> list[str]:
 
 def engine_move(state: CheckersState, depth: int) -> Move:
     engine = CheckersEngine()
-    result = engine.analyse(state, depth=depth)
+    result = engine.search(state, depth=depth)
     assert result.best_move is not None
     return engine.to_move(state, result.best_move)
 
@@ -137,7 +137,7 @@ def test_the_search_path_returns_legal_moves_too() -> None:
         state = random_set_up(rng)
         if state.is_over():
             continue
-        result = engine.analyse(state, depth=3)
+        result = engine.search(state, depth=3)
         assert result.best_move is not None
         assert engine.to_move(state, result.best_move) in state.legal_moves()
 
@@ -238,7 +238,7 @@ def by_engine(depth: int) -> Chooser:
 
 
 def engine_move_with(engine: CheckersEngine, state: CheckersState, depth: int) -> Move:
-    result = engine.analyse(state, depth=depth)
+    result = engine.search(state, depth=depth)
     assert result.best_move is not None
     return engine.to_move(state, result.best_move)
 
@@ -358,7 +358,7 @@ def test_the_forty_move_rule_scores_as_a_draw_in_the_search() -> None:
 def test_no_legal_move_is_a_mate_score_preferring_the_quickest() -> None:
     # Black to move takes White's last piece at once: a win in one move.
     state = CHECKERS.state_from_text("B:W18:BK14,K22")
-    result = CheckersEngine().analyse(state, depth=6)
+    result = CheckersEngine().search(state, depth=6)
     assert result.score >= MATE_BOUND and result.mate_in == 1
 
 
