@@ -73,26 +73,15 @@ def report(name: str, positions: int, seconds: float, reviews: list[GameReview])
 
 
 def main() -> int:
-    chess = self_play("chess", 3, 40, seed=1)
-    started = time.perf_counter()
-    review = analyse_game(chess)
-    report(
-        f"chess, {len(review.moves)} plies",
-        len(review.curve),
-        time.perf_counter() - started,
-        [review],
-    )
-
-    checkers = self_play("checkers", 3, 60, seed=1, opening="9-13 22-18 10-15")
-    started = time.perf_counter()
-    review = analyse_game(checkers)
-    report(
-        f"checkers, {len(review.moves)} plies",
-        len(review.curve),
-        time.perf_counter() - started,
-        [review],
-    )
-
+    games = [
+        ("chess", self_play("chess", 3, 40, seed=1)),
+        ("checkers", self_play("checkers", 3, 60, seed=1, opening="9-13 22-18 10-15")),
+    ]
+    for name, state in games:
+        started = time.perf_counter()
+        review = analyse_game(state)
+        elapsed = time.perf_counter() - started
+        report(f"{name}, {len(review.moves)} plies", len(review.curve), elapsed, [review])
     match = backgammon_match(7, seed=1)
     started = time.perf_counter()
     reviews = [analyse_game(game) for game in match]

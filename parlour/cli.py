@@ -444,6 +444,7 @@ _LIMITS = [
     ("hints", 60, "hints"),
     ("lookbacks", 300, "looks back at an earlier position"),
     ("exports", 60, "downloads of a game"),
+    ("analyses", 6, "analyses of a finished game asked for"),
 ]
 
 

@@ -4,15 +4,15 @@ It speaks to a game only through the protocol and the game's engine
 (:meth:`Engine.analyse <parlour.core.engine.Engine.analyse>`), so a game with an
 engine is analysed the same way whatever it is:
 
-* each position of the game is analysed once, within a budget of seconds;
-* a move is judged by what it gave away against the best line: the score after
-  it (its own line when the engine ranked it, else the next position's score seen
-  from the mover's side) against the best line's, on the engine's scale turned
-  into the scale players know -- winning chances for chess and checkers (lichess's
-  drops of 0.1, 0.2 and 0.3), equity for backgammon (GNU Backgammon's 0.04, 0.08
-  and 0.16);
-* a throw of the dice is judged by its luck: the thrower's equity after it (the
-  best play of the throw) against the equity before it.
+* each position of the game is analysed once, within a budget of seconds (or
+  nodes);
+* a move is judged by what it gave away against the best line: its own line's
+  score when the engine listed it, else the score of a search of the same position
+  limited to it, to the same depth; on the engine's scale turned into the scale
+  players know -- winning chances for chess and checkers (lichess's drops of 0.1,
+  0.2 and 0.3), equity for backgammon (GNU Backgammon's 0.04, 0.08 and 0.16);
+* a throw of the dice is judged by its luck, as the engine weighs it: the throw's
+  best play against the average throw's.
 
 Results come as they are found (``on_move``), and ``stop`` ends the analysis
 early with what it has found.
@@ -204,6 +204,36 @@ def analyse_position(
     seconds = engine.analysis_seconds if seconds is None else seconds
     found = engine.analyse(state, seconds=seconds, lines=lines, stop=stop, nodes=nodes)
     return None if found is None else _review_of(engine, found)
+
+
+def judge_move(
+    state: State[Any],
+    move: Any,
+    *,
+    seconds: float | None = None,
+    engine: Engine[Any] | None = None,
+    nodes: int | None = None,
+) -> MoveReview | None:
+    """How good ``move`` would be in ``state`` (which is left as it was): the tutor's
+    question before a move is played, and the check of a player's answer when
+    learning from a mistake. None where the engine does not judge the position.
+
+    >>> from parlour.core.registry import get_game
+    >>> state = get_game("chess").new_state()
+    >>> _ = state.play_line("e4 e5 Qh5 Nc6 Bc4")
+    >>> judged = judge_move(state, state.parse_move("Nf6"), nodes=20_000)
+    >>> judged.judgement.value, judged.best != "Nf6"
+    ('blunder', True)
+    """
+    engine = engine or get_engine(state.game)
+    budget = engine.analysis_seconds if seconds is None else seconds
+    analyst = _Analyst(engine, budget, nodes, threading.Event())
+    found = analyst.analyse(state)
+    if found is None or not found.lines:
+        return None
+    after = state.copy()
+    after.push(move)
+    return _judge(analyst, len(opening_of(state)[1]) + 1, state, move, after, found, None, None)
 
 
 def _review_of(engine: Engine[Any], found: Analysis[Any]) -> PositionReview:

@@ -26,6 +26,16 @@ with a 4xx status, and changes nothing):
                                             game against the computer
 ``GET  /api/games/{id}/export``             the game as a file in its notation (PGN,
                                             PDN, .mat)
+``POST /api/games/{id}/analysis``           the coach analyses the game in play once
+                                            it is over (202); ``GET`` its state:
+                                            ``{"status": "none" | "running" | "done"
+                                            | "failed", "done", "total", "moves",
+                                            "review"}``, moves judged as they come
+``POST /api/games/{id}/judge``              ``{"version", "move"}``: how good the move
+                                            would be there (the tutor, before a move;
+                                            learning from a mistake, in a finished
+                                            game): ``{"judgement", "loss", "best",
+                                            "best_line", ...}``
 ``POST /api/games/{id}/steps``              ``{"steps": [...]}``: a turn entered one
                                             piece at a time (backgammon): the board
                                             after them and what may come next
@@ -131,6 +141,11 @@ class Action(_Input):
     action: str = Field(min_length=1, max_length=32)
     version: int = Field(ge=0)
     move: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class JudgeMove(_Input):
+    version: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=200)
 
 
 class Steps(_Input):
@@ -353,6 +368,23 @@ async def game_hint(request: Request) -> Response:
     hall = hall_of(request)
     table = await hall.get(game_id_of(request))
     return JSONResponse(await hall.hint(table, table.side_of(token)))
+
+
+async def game_judge(request: Request) -> Response:
+    body = parse(JudgeMove, await read_body(request))
+    token = bearer_token(request) if request.headers.get("authorization") else None
+    hall = hall_of(request)
+    table = await hall.get(game_id_of(request))
+    return JSONResponse(await hall.judge(table, body.version, body.move, token))
+
+
+async def game_analysis(request: Request) -> Response:
+    """GET: the analysis of the game in play so far; POST: begin it (once over)."""
+    hall = hall_of(request)
+    table = await hall.get(game_id_of(request))
+    if request.method == "POST":
+        return JSONResponse(await hall.analyses.begin(table), status_code=202)
+    return JSONResponse(await hall.analyses.state_of(table))
 
 
 async def game_export(request: Request) -> Response:
@@ -615,6 +647,8 @@ def create_app(
             Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
             Route("/api/games/{game_id}/hint", game_hint),
             Route("/api/games/{game_id}/export", game_export),
+            Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET", "POST"]),
+            Route("/api/games/{game_id}/judge", game_judge, methods=["POST"]),
             Route("/api/games/{game_id}/steps", game_steps, methods=["POST"]),
             Route("/rules/{game}", rules_page),
             Mount(

@@ -27,6 +27,7 @@ from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
 from parlour.core.protocol import CHANCE, Side
 from parlour.server import players
+from parlour.server.analyses import Analyses
 from parlour.server.errors import (
     BadRequest,
     Conflict,
@@ -99,6 +100,8 @@ class Hall:
         # no other writer holds the lock. A database server is waited on in threads.
         self._inline = store.is_sqlite
         self._pool: ProcessPoolExecutor | None = None
+        #: The coach: finished games analysed in a worker of their own.
+        self.analyses = Analyses(store, self._in_db, os.getpid())
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         # Writes waiting for the writer, which takes them all in one transaction.
@@ -122,6 +125,7 @@ class Hall:
             initargs=(os.getpid(),),
         )
         await asyncio.get_running_loop().run_in_executor(self._pool, players.ready)
+        self.analyses.start()
         if self.fleet is not None:
             await self.fleet.start()
         for game_id in await self._in_db(self.store.game_ids, "playing"):
@@ -143,6 +147,7 @@ class Hall:
             await asyncio.gather(self._writer, return_exceptions=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        await self.analyses.stop()
         self._db.shutdown(wait=True)
 
     # -- creating and joining ----------------------------------------------------------
@@ -532,20 +537,57 @@ class Hall:
             raise Forbidden("no-hint", "hints are given only in a game against the computer")
         if state.is_over() or state.turn is not side:
             raise Conflict("not-your-turn", "a hint is for the player whose turn it is")
-        assert self._pool is not None
         try:
-            advice: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
-                self._pool,
-                players.hint,
-                registry.GAMES[table.game.name],
-                table.game.name,
-                table.rules,
-                state.to_text(),
-            )
+            advice = await self._in_worker(players.hint, table, state.to_text())
         except ParlourError as error:
             raise NotFound("no-hint", str(error)) from None
         advice["version"] = table.version
         return advice
+
+    async def _in_worker(self, function: Callable[..., T], table: Table, *args: Any) -> T:
+        """``function(game entry, game name, rules, *args)`` in a worker process."""
+        assert self._pool is not None
+        name = table.game.name
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, partial(function, registry.GAMES[name], name, table.rules, *args)
+        )
+
+    async def judge(
+        self, table: Table, version: int, move: str, token: str | None
+    ) -> dict[str, Any]:
+        """How good ``move`` would be at ``version``: the game's present position
+        (the tutor's question before a move: only for the seat on turn, and not
+        between friends apart, where it would be help one side alone sees), or in a
+        finished game any earlier one (learning from a mistake). The engine judges
+        in a worker process."""
+        if version == table.version and not table.progress.state.is_over():
+            if token is None or table.side_of(token) is not table.progress.state.turn:
+                raise Forbidden("not-your-turn", "the tutor is for the player whose turn it is")
+            if table.options.get("opponent") == "friend":
+                raise Forbidden(
+                    "no-tutor",
+                    "the tutor helps against the computer and between players at one "
+                    "screen; between friends apart only one side would see its help",
+                )
+        if version > table.version:
+            raise Conflict(
+                "stale-version", f"the game is at version {table.version}, not {version}"
+            )
+        if version < table.version and not table.progress.state.is_over():
+            raise Conflict(
+                "not-over", "an earlier position is judged once the game is over (no help mid-game)"
+            )
+        if not registry.has_engine(table.game):
+            raise NotFound("no-analysis", f"{table.game.title} has no engine to judge a move")
+        state = table.progress_at(version).state
+        if state.is_over():
+            raise Conflict("game-over", "there is no move to judge in a finished position")
+        try:
+            judged = await self._in_worker(players.judge, table, state.to_text(), move)
+        except ParlourError as error:
+            raise from_rules(error) from None
+        judged["version"] = version
+        return judged
 
     def _computer_turn(self, table: Table) -> None:
         """If a computer seat is on turn, let it think in a worker process."""

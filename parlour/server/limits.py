@@ -39,6 +39,9 @@ class Limits:
     lookbacks_per_minute: int = 300
     #: Downloads of a game (``GET /api/games/{id}/export``).
     exports_per_minute: int = 60
+    #: Analyses asked for (``POST /api/games/{id}/analysis``): each keeps the
+    #: analysing worker busy for a minute or two.
+    analyses_per_minute: int = 6
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -89,6 +92,10 @@ def request_kinds(method: str, path: str) -> list[str]:
     kinds = ["requests"]
     if method == "POST" and path == "/api/games":
         kinds.append("games")
+    elif method == "POST" and path.startswith("/api/games/") and path.endswith("/analysis"):
+        kinds.append("analyses")
+    elif method == "POST" and path.startswith("/api/games/") and path.endswith("/judge"):
+        kinds.append("hints")  # a judged move is a hint in all but name
     elif method == "GET" and path.startswith("/api/games/"):
         last = path.rsplit("/", 1)[-1]
         kinds.extend({"hint": ["hints"], "at": ["lookbacks"], "export": ["exports"]}.get(last, []))

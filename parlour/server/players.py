@@ -128,6 +128,76 @@ def hint(
     }
 
 
+#: Where an analysing worker tells the server what it has found so far (set in the
+#: worker by :func:`start_analyst`): (job key, message) pairs.
+_heard: Any = None
+
+
+def start_analyst(server_pid: int, heard: Any) -> None:
+    """Run first in the analysing worker: as :func:`start_worker`, and keep the queue
+    its findings go to (a queue can reach a process only as it starts)."""
+    global _heard
+    start_worker(server_pid)
+    _heard = heard
+
+
+def analyse(
+    key: str,
+    game_target: registry.GameEntry,
+    game_name: str,
+    rules: dict[str, Any],
+    start: str,
+    moves: list[str],
+    names: tuple[str, str],
+) -> dict[str, Any]:
+    """The coach's review of a game (its first position and its moves as text),
+    each judged decision and the progress told to the server as they come, under
+    ``key``; the whole review returned (runs in the analysing worker)."""
+    from parlour.analysis.coach import analyse_game
+
+    state = game_under(game_target, game_name, rules).state_from_text(start)
+    for text in moves:
+        state.play(text)
+    engine = _engine(game_name)
+    if engine is None:
+        raise ParlourError(f"{game_name} has no engine to analyse with")
+
+    def tell(message: dict[str, Any]) -> None:
+        if _heard is not None:
+            _heard.put((key, message))
+
+    review = analyse_game(
+        state,
+        names=names,
+        engine=engine,
+        on_move=lambda move: tell({"move": move.to_json()}),
+        on_progress=lambda done, total: tell({"done": done, "total": total}),
+    )
+    return review.to_json()
+
+
+def judge(
+    game_target: registry.GameEntry,
+    game_name: str,
+    rules: dict[str, Any],
+    position: str,
+    move: str,
+) -> dict[str, Any]:
+    """How good ``move`` would be in ``position``: the tutor's warning before a move
+    is played, and the check of an answer when learning from a mistake (runs in a
+    worker process). The rules' error for an illegal move."""
+    from parlour.analysis.coach import judge_move
+
+    state = game_under(game_target, game_name, rules).state_from_text(position)
+    engine = _engine(game_name)
+    if engine is None:
+        raise ParlourError(f"{game_name} has no engine to judge a move")
+    judged = judge_move(state, state.parse_move(move), engine=engine)
+    if judged is None:
+        raise ParlourError("the coach does not judge this position")
+    return judged.to_json()
+
+
 def random_move(game: Game[Any], position: str, seed: int) -> str:
     """A legal move picked at random (level "random", for a game with no engine).
 

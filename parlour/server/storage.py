@@ -96,6 +96,18 @@ events_table = sa.Table(
     sa.Column("time", Time, nullable=False),
 )
 
+analyses_table = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    # Which game of the series it is (a backgammon match has several): 1, 2...
+    sa.Column("number", sa.Integer, primary_key=True),
+    # The version of the game when it was analysed (the game was over by then).
+    sa.Column("version", sa.Integer, nullable=False),
+    # The coach's review, as JSON (parlour.analysis.coach.GameReview.to_json).
+    sa.Column("review", sa.Text, nullable=False),
+)
+
 
 # Built once: building a statement per write costs more than running it.
 _UPDATE_VERSION = (
@@ -393,6 +405,30 @@ class Store:
             if rows:
                 conn.execute(table.insert(), rows)
         return results
+
+    def save_analysis(
+        self, game_id: str, number: int, version: int, review: dict[str, Any]
+    ) -> None:
+        """Keep the coach's review of game ``number`` of the series ``game_id`` (a
+        later one replaces it), so that a second request does not repeat it."""
+        key = (analyses_table.c.game_id == game_id) & (analyses_table.c.number == number)
+        with self._writing() as conn:
+            conn.execute(analyses_table.delete().where(key))
+            conn.execute(
+                analyses_table.insert().values(
+                    game_id=game_id, number=number, version=version, review=json.dumps(review)
+                )
+            )
+
+    def load_analysis(self, game_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
+        """The version analysed and the review of game ``number``, if it was kept."""
+        key = (analyses_table.c.game_id == game_id) & (analyses_table.c.number == number)
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(analyses_table).where(key)).one_or_none()
+        if row is None:
+            return None
+        review: dict[str, Any] = json.loads(row.review)
+        return row.version, review
 
     def game_ids(self, status: str | None = None) -> list[str]:
         query = sa.select(games_table.c.id).order_by(games_table.c.created)

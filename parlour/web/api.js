@@ -88,6 +88,22 @@ export const store = {
   invite(id) {
     return localStorage.getItem(`parlour:invite:${id}`);
   },
+  /**
+   * The tutor's threshold chosen for a game ("inaccuracy", "mistake", "blunder"),
+   * or "" for no tutor.
+   * @param {string} id
+   */
+  tutor(id) {
+    return localStorage.getItem(`parlour:tutor:${id}`) || "";
+  },
+  /**
+   * @param {string} id
+   * @param {string} threshold
+   */
+  setTutor(id, threshold) {
+    if (threshold) localStorage.setItem(`parlour:tutor:${id}`, threshold);
+    else localStorage.removeItem(`parlour:tutor:${id}`);
+  },
   /** @returns {{id: string, title: string, at: string}[]} */
   recent() {
     return readList("parlour:recent");

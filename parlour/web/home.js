@@ -55,6 +55,14 @@ function gameCard(game) {
     game.side_names.map((name, side) => h("option", { value: side }, name)),
   ));
   const rules = rulesForm(game.name, game.rules || []);
+  // The tutor warns before a move at or past the threshold (games with an engine).
+  const coached = game.levels.some((level) => level.name !== "random");
+  const tutorSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "tutor", "data-testid": `${game.name}-tutor` },
+    h("option", { value: "" }, "off"),
+    h("option", { value: "blunder" }, game.name === "backgammon" ? "warn at very bad moves" : "warn at blunders"),
+    h("option", { value: "mistake" }, game.name === "backgammon" ? "warn at bad moves" : "warn at mistakes"),
+    h("option", { value: "inaccuracy" }, game.name === "backgammon" ? "warn at doubtful moves" : "warn at inaccuracies"),
+  ));
   const form = h("form", { class: "card", "data-game": game.name },
     h("h2", {}, game.title),
     h("p", { class: "rules-link" }, h("a", { href: `/rules/${game.name}`, target: "_blank" }, `How to play ${game.title.toLowerCase()}`)),
@@ -65,6 +73,7 @@ function gameCard(game) {
       opponent("friend", "A friend anywhere (send a link)", false),
     ),
     h("label", { class: "side" }, "Play as ", sideSelect),
+    coached ? h("label", { class: "side", title: "Before a move that gives too much away, the tutor says so" }, "Tutor: ", tutorSelect) : null,
     rules ? rules.element : null,
     h("button", { type: "submit", class: "primary", "data-testid": `${game.name}-start` }, `Play ${game.title.toLowerCase()}`),
     h("p", { class: "error", role: "alert" }),
@@ -80,6 +89,7 @@ function gameCard(game) {
     try {
       const made = await api("/api/games", { method: "POST", body });
       store.addSeats(made.game.id, made.seats);
+      store.setTutor(made.game.id, coached ? tutorSelect.value : "");
       if (made.invite_url) store.setInvite(made.game.id, new URL(made.invite_url, location.origin).href);
       store.remember(made.game.id, game.title);
       location.hash = `game=${made.game.id}`;

@@ -4,6 +4,7 @@
 // back at the position after it.
 
 import { h } from "../dom.js";
+import { symbolOf } from "./coach.js";
 
 /** @typedef {import("../types.js").Game} Game */
 
@@ -12,15 +13,22 @@ import { h } from "../dom.js";
  * @param {Game} game
  * @param {number | null} reviewing
  * @param {(version: number) => void} onReview
+ * @param {Map<number, {judgement: string | null}>} [marks]  the coach's judgements, by
+ *   the version after the move
  * @returns {HTMLElement[]}
  */
-export function moveListItems(game, reviewing, onReview) {
+export function moveListItems(game, reviewing, onReview, marks = new Map()) {
   return game.move_rows.map((row) => {
     const numbered = row.number !== null;
     return h("li", { class: row.kind === "throw" ? "throw" : "" },
       numbered ? h("span", { class: "num" }, row.number) : null,
-      row.cells.map((cell) =>
-        reviewable(h("span", { class: numbered ? "ply" : "" }, cell.text), cell.version, reviewing, onReview)),
+      row.cells.map((cell) => {
+        const judged = cell.version === null ? undefined : marks.get(cell.version);
+        const mark = judged && judged.judgement
+          ? h("span", { class: `judgement ${judged.judgement.replace(" ", "-")}`, "data-testid": "judgement", title: judged.judgement }, symbolOf(judged.judgement))
+          : null;
+        return reviewable(h("span", { class: numbered ? "ply" : "" }, cell.text, mark), cell.version, reviewing, onReview);
+      }),
     );
   });
 }

@@ -8,6 +8,7 @@
 import { ApiError, api, store } from "../api.js";
 import { h, mainArea } from "../dom.js";
 import { drawBoard } from "./board.js";
+import { drawCoach, loadAnalysis, marksOf, tutorAllows } from "./coach.js";
 import { controlButtons, infoLines, outcomeText, statusText } from "./controls.js";
 import { followLive } from "./live.js";
 import { moveListItems } from "./moves.js";
@@ -26,6 +27,8 @@ import { loadTurn } from "./turn.js";
  * @property {string[]} steps  the steps of that turn so far
  * @property {any} hint
  * @property {any} review  the earlier position being looked at, from the server
+ * @property {any} coach  the coach's analysis of the finished game, from the server
+ * @property {any} lesson  learning from one's mistakes: the one being looked at
  */
 
 /**
@@ -41,6 +44,9 @@ import { loadTurn } from "./turn.js";
  * @property {(updated: Game) => Promise<void>} adopt
  * @property {() => void} draw
  * @property {(prompt: string, items: {label: string, value: string, testid: string}[]) => void} choose
+ * @property {(prompt: string, items: {label: string, value: string, testid: string}[]) => Promise<string>} ask
+ *   a question answered by one of the buttons (the tutor's)
+ * @property {string} tutor  the tutor's threshold ("" for none)
  */
 
 /**
@@ -79,10 +85,12 @@ function layout(game) {
     status: h("p", { id: "status", "data-testid": "status" }),
     messageBox: h("p", { id: "message", role: "alert", "data-testid": "message" }),
     ending: h("div", { id: "ending", "data-testid": "ending", hidden: true }),
+    coachBox: h("div", { id: "coach", class: "coach", "data-testid": "coach", hidden: true }),
     controls: h("div", { class: "controls", id: "controls" }),
     moveList: h("ol", { id: "moves", class: `moves ${game.game}`, "data-testid": "moves" }),
     info: h("div", { id: "info", class: "info" }),
     choices: h("div", { id: "choices", class: "choices", hidden: true }),
+    tutorBox: h("div", { id: "tutor", class: "choices tutor", "data-testid": "tutor", role: "alertdialog", hidden: true }),
     reviewBar: h("div", { id: "review", class: "review", "data-testid": "review", hidden: true }),
     inviteBox: h("div", { id: "invite", class: "invite", hidden: true }),
   };
@@ -150,7 +158,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -160,6 +168,17 @@ export async function showGame(gameId) {
     act: (action, move) => act(page, action, move),
     adopt: (updated) => adopt(page, updated),
     draw: () => {}, // set below, once the typed move's form exists
+    tutor: store.tutor(gameId),
+    ask(prompt, items) {
+      return new Promise((resolve) => {
+        parts.tutorBox.hidden = false;
+        parts.tutorBox.replaceChildren(
+          h("p", {}, prompt),
+          ...items.map((item) =>
+            h("button", { type: "button", "data-testid": item.testid, onclick: () => { parts.tutorBox.hidden = true; resolve(item.value); } }, item.label)),
+        );
+      });
+    },
     choose(prompt, items) {
       parts.choices.hidden = false;
       parts.choices.replaceChildren(
@@ -175,10 +194,10 @@ export async function showGame(gameId) {
   if (mySides.length) fillInvite(gameId, parts.inviteBox);
   main.replaceChildren(
     h("div", { class: "game-page" },
-      h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices),
+      h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
-        parts.inviteBox, parts.status, parts.ending, parts.messageBox, parts.info, parts.controls, typed,
+        parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),
     ),
@@ -188,6 +207,7 @@ export async function showGame(gameId) {
   document.addEventListener("keydown", onKey);
   await loadTurn(page);
   page.draw();
+  await loadAnalysis(page);
   const stopLive = followLive(page);
   return () => {
     stopLive();
@@ -207,6 +227,10 @@ async function act(page, action, move) {
   const token = page.tokenFor(Number(actingSide(page, action)));
   if (!token) {
     page.say("You are watching this game.", "warn");
+    return;
+  }
+  if (action === "move" && move !== undefined && !(await tutorAllows(page, move))) {
+    page.draw();
     return;
   }
   /** @type {Record<string, any>} */
@@ -238,6 +262,7 @@ async function adopt(page, updated) {
     state.steps = [];
     state.turn = null;
     state.selected = null;
+    if (state.coach && state.coach.status !== "running") state.coach = null; // a new game of the series
   }
   await loadTurn(page);
   page.draw();
@@ -264,7 +289,8 @@ function draw(page, parts, typed) {
     parts.status.textContent = statusText(page);
   }
   parts.info.replaceChildren(...infoLines(page));
-  parts.moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, (version) => review(page, version)));
+  drawCoach(page, parts.coachBox);
+  parts.moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, (version) => review(page, version), marksOf(page)));
   if (!state.review) parts.moveList.scrollTop = parts.moveList.scrollHeight;
   parts.controls.replaceChildren(...controlButtons(page));
   typed.hidden = !(typeof g.turn === "number" && page.mayAct(g.turn) && !g.outcome && !state.review);
