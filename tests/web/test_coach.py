@@ -45,6 +45,9 @@ def test_a_finished_game_is_analysed_and_its_blunder_explained(page: Page) -> No
     note = page.get_by_test_id("coach-note")
     expect(note).to_contain_text("g4?? is a blunder")
     expect(note).to_contain_text("was better")
+    page.get_by_test_id("show-better").click()
+    expect(page.locator("#board [data-arrow]")).to_have_count(1)
+    expect(page.get_by_test_id("coach-note")).to_contain_text("better move here")
     shoot(page, "coach-chess")
     # A click on a point of the graph goes to that position.
     graph.locator("circle[data-ply='2']").click()
@@ -61,6 +64,7 @@ def test_a_finished_game_is_analysed_and_its_blunder_explained(page: Page) -> No
     expect(answer).to_contain_text("still a blunder", timeout=ANALYSIS_MS)
     page.get_by_test_id("lesson-show").click()
     expect(answer).to_contain_text("The coach's move: ")
+    expect(page.locator("#board [data-arrow]")).to_have_count(1)
     best = (answer.text_content() or "").split(": ", 1)[1].split()[0]
     page.get_by_test_id("lesson-move").fill(best)
     page.get_by_test_id("lesson-try").click()
@@ -69,11 +73,11 @@ def test_a_finished_game_is_analysed_and_its_blunder_explained(page: Page) -> No
     page.get_by_test_id("lesson-next").click()
     expect(page.get_by_test_id("message")).to_contain_text("last mistake")
     # The analysis is kept: a reload shows it at once, with no second analysis.
-    address = page.url
-    page.goto("about:blank")
-    page.goto(address, wait_until="domcontentloaded")
-    expect(page.get_by_test_id("eval-graph")).to_be_visible(timeout=ANALYSIS_MS)
-    expect(page.get_by_test_id("analyse")).to_have_count(0)
+    again = page.context.new_page()
+    again.goto(page.url)
+    expect(again.get_by_test_id("eval-graph")).to_be_visible(timeout=ANALYSIS_MS)
+    expect(again.get_by_test_id("analyse")).to_have_count(0)
+    again.close()
 
 
 def test_the_tutor_stops_a_blunder_before_it_is_played(page: Page) -> None:

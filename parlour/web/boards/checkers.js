@@ -64,6 +64,7 @@ export function renderCheckers(game, ctx) {
     onSelect: ctx.onSelect,
     last: board.last ? [board.last[0], board.last[board.last.length - 1]].map(String) : [],
     check: null,
+    arrows: board.arrows,
     mine: (letter) => mayMove && letter.toLowerCase() === mineLetter,
     destinations: (from) => [
       ...new Set(moves.filter((m) => String(m.path[0]) === from).map((m) => String(m.path.at(-1)))),

@@ -55,6 +55,7 @@ export function renderChess(game, ctx) {
     onSelect: ctx.onSelect,
     last: board.last,
     check: board.check,
+    arrows: board.arrows,
     mine: (letter) => mayMove && (letter === letter.toUpperCase()) === white,
     destinations: (from) => [...new Set(moves.filter((m) => m.from === from).map((m) => m.to))],
     onPick: (name) => {

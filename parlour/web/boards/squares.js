@@ -10,7 +10,8 @@ import { svg, pointerAt } from "../svg.js";
  *   dark(row, col) -> bool, pieces: {name: letter}, drawPiece(letter) -> SVG group,
  *   mine(letter) -> bool (may be picked up now), destinations(name) -> [names],
  *   onPick(name) (a piece picked up), onMove(from, to),
- *   last: [names], check: name or null, flipped, labels: bool
+ *   last: [names], check: name or null, flipped, labels: bool,
+ *   arrows: [[from, to]] (a move to point out: the coach's better move)
  * }
  */
 export function squareBoard(options) {
@@ -72,6 +73,10 @@ export function squareBoard(options) {
     pieceNodes[name] = node;
     pieceLayer.append(node);
   }
+  // Arrows over the pieces, as analysis boards draw them (clicks go through).
+  const arrows = svg("g", { class: "arrows" });
+  for (const [from, to] of options.arrows || []) arrows.append(arrow(where(from), where(to)));
+  root.append(arrows);
   const hints = svg("g", { class: "hints" });
   root.append(hints);
 
@@ -153,4 +158,24 @@ export function squareBoard(options) {
     drag = null;
   });
   return root;
+}
+
+/**
+ * An arrow from the centre of one square to the next, as analysis boards draw the
+ * better move: a shaft and a head, in board units.
+ * @param {number[]} start  [row, col]
+ * @param {number[]} end  [row, col]
+ */
+function arrow(start, end) {
+  const [x1, y1] = [start[1] + 0.5, start[0] + 0.5];
+  const [x2, y2] = [end[1] + 0.5, end[0] + 0.5];
+  const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+  const head = 0.38;
+  const [bx, by] = [x2 - ux * head, y2 - uy * head];
+  const [px, py] = [-uy * 0.22, ux * 0.22];
+  return svg("g", { class: "arrow", "data-arrow": "1" },
+    svg("line", { x1, y1, x2: bx, y2: by }),
+    svg("polygon", { points: `${x2},${y2} ${bx + px},${by + py} ${bx - px},${by - py}` }),
+  );
 }

@@ -56,6 +56,19 @@ function boardContext(page) {
 }
 
 /**
+ * The squares of the move ``text`` among the board's moves (a chess move's from and
+ * to, a checkers move's first and last square), for an arrow; none if not there.
+ * @param {any} board
+ * @param {string} text
+ * @returns {string[][]}
+ */
+function arrowsFor(board, text) {
+  const move = (board.moves || []).find((/** @type {any} */ m) => m.text === text);
+  if (!move) return [];
+  return [move.path ? [String(move.path[0]), String(move.path.at(-1))] : [move.from, move.to]];
+}
+
+/**
  * Draw the board into ``box``, and note on it what tests and styles read.
  * @param {GamePage} page
  * @param {HTMLElement} box
@@ -67,7 +80,9 @@ export function drawBoard(page, box) {
   if (state.review) {
     // The earlier position, to look at only: no moves, no steps.
     const r = state.review;
-    const then = { ...g, board: r.board, position: r.position, turn: null, legal_moves: [], outcome: null,
+    const board = state.arrow && state.arrow.version === r.version && r.board
+      ? { ...r.board, arrows: arrowsFor(r.board, state.arrow.text) } : r.board;
+    const then = { ...g, board, position: r.position, turn: null, legal_moves: [], outcome: null,
       moves: g.moves.filter((m) => m.version <= r.version) };
     const still = { ...ctx, canMove: () => false, turn: null, selected: null, onSelect: () => {} };
     const render = r.board && DRAWINGS[r.board.kind];

@@ -276,7 +276,11 @@ function lessonPart(page) {
     h("div", { class: "lesson-row" },
       field,
       h("button", { type: "button", "data-testid": "lesson-try", onclick: tryIt }, "Try"),
-      h("button", { type: "button", class: "secondary", "data-testid": "lesson-show", onclick: () => { lesson.answer = { good: false, text: `The coach's move: ${mistake.best_line.join(" ")}.` }; page.draw(); } }, "Show the answer"),
+      h("button", { type: "button", class: "secondary", "data-testid": "lesson-show", onclick: () => {
+        lesson.answer = { good: false, text: `The coach's move: ${mistake.best_line.join(" ")}.` };
+        page.state.arrow = { version: lesson.before, text: mistake.best };
+        page.draw();
+      } }, "Show the answer"),
       h("button", { type: "button", class: "secondary", "data-testid": "lesson-next", onclick: () => showMistake(page, lesson.index + 1) }, "Next"),
     ),
     answer ? h("p", { "data-testid": "lesson-answer", class: answer.good ? "good" : "error" }, answer.text) : null,
@@ -348,10 +352,29 @@ function summaryLines(result) {
 function note(page) {
   const shown = page.state.review;
   if (!shown) return h("p", { class: "small" }, "Click a move or a point of the graph to see the coach's note.");
+  const arrow = page.state.arrow;
+  if (arrow && arrow.version === shown.version) {
+    return h("p", { "data-testid": "coach-note" }, `The better move here: ${arrow.text}, drawn on the board.`);
+  }
   const judged = marksOf(page).get(shown.version);
   if (!judged) return h("p", { class: "small" }, "");
   if (!judged.judgement) return h("p", { "data-testid": "coach-note" }, `${judged.move}: good.`);
   const line = judged.best_line && judged.best_line.length > 1 ? ` (${judged.best_line.join(" ")})` : "";
-  return h("p", { "data-testid": "coach-note", class: judged.judgement.replace(" ", "-") },
-    `${judged.move}${symbolOf(judged.judgement)} is a ${judged.judgement}: ${judged.best} was better${line}.`);
+  const before = shown.version - 1;
+  return h("div", {},
+    h("p", { "data-testid": "coach-note", class: judged.judgement.replace(" ", "-") },
+      `${judged.move}${symbolOf(judged.judgement)} is a ${judged.judgement}: ${judged.best} was better${line}.`),
+    h("button", { type: "button", class: "secondary", "data-testid": "show-better", onclick: () => showBetter(page, before, judged.best) },
+      "Show the better move"));
+}
+
+/**
+ * The position before a judged move, with the better move drawn on the board.
+ * @param {GamePage} page
+ * @param {number} version
+ * @param {string} text
+ */
+function showBetter(page, version, text) {
+  page.state.arrow = { version, text };
+  review(page, version);
 }

@@ -29,6 +29,8 @@ import { loadTurn } from "./turn.js";
  * @property {any} review  the earlier position being looked at, from the server
  * @property {any} coach  the coach's analysis of the finished game, from the server
  * @property {any} lesson  learning from one's mistakes: the one being looked at
+ * @property {{version: number, text: string} | null} arrow  a move to point out on
+ *   the board while the position at ``version`` is looked at (the better move)
  */
 
 /**
@@ -158,7 +160,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
