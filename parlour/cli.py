@@ -240,7 +240,7 @@ def _play(args: argparse.Namespace) -> int:
         saved = Session.load(path)
         if saved.game.name != game.name:
             raise CommandError(f"{path} is a saved game of {saved.game.name}, not {game.name}")
-        return run(saved, save_path=path)
+        return run(saved, save_path=path, tutor=args.tutor or "")
     if args.level is not None and args.opponent == "human":
         raise UsageError("--level is the computer's level: leave it out against a person")
     options = Options(
@@ -254,7 +254,7 @@ def _play(args: argparse.Namespace) -> int:
         session = Session(game, options, start=start)
     except ValueError as error:  # a level out of range
         raise CommandError(str(error)) from None
-    return run(session)
+    return run(session, tutor=args.tutor or "")
 
 
 #: The format name of the terminal app's save files (``--to save``).
@@ -642,6 +642,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="first",
         help="the side you play against the computer: first (White in chess, Black in "
         "checkers) or second",
+    )
+    play.add_argument(
+        "--tutor",
+        choices=("blunder", "mistake", "inaccuracy"),
+        help="before a move that gives this much away or more (in backgammon: very bad, "
+        "bad, doubtful), the tutor says so and asks: play anyway, think again, or hint",
     )
     play.add_argument("--resume", metavar="FILE", help="resume a game saved from the app")
     play.add_argument("--plain", action="store_true", help="line-by-line play, no full screen")

@@ -13,12 +13,13 @@ from pathlib import Path
 from parlour.tui.session import Options, Session
 
 
-def run(session: Session, *, save_path: Path | None = None) -> int:
+def run(session: Session, *, save_path: Path | None = None, tutor: str = "") -> int:
     """Run the app on ``session`` until the player quits (``save_path``: where F5
-    saves, the file the game was resumed from)."""
+    saves, the file the game was resumed from; ``tutor``: the judgement from which
+    the tutor warns before a move, "" for none)."""
     from parlour.tui.app import ParlourApp
 
-    ParlourApp(session, save_path=save_path).run()
+    ParlourApp(session, save_path=save_path, tutor=tutor).run()
     return 0
 
 

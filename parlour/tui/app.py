@@ -13,6 +13,7 @@ dropped if the game changed meanwhile (an undo, a new game).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,9 +25,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
+from parlour.analysis.coach import MoveReview, analyse_game, judge_move
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
 from parlour.core.registry import get_face
+from parlour.tui.analysis import AnalysisScreen, severity, tutor_question
 from parlour.tui.board import Board
 from parlour.tui.choice import Choice, ChoiceScreen
 from parlour.tui.games import game_ui
@@ -73,6 +76,8 @@ HELP_TEXT = """\
   claim          claim a draw the rules allow (repetition, 40 or
                  50 moves without progress)
   next           start the next game of a backgammon match
+  analyse        the coach's analysis of the finished game: each
+                 move judged, the better move, a graph, a summary
 
 Press Escape to close this help.
 """
@@ -161,9 +166,12 @@ class ParlourApp(App[None]):
         *,
         save_path: Path | None = None,
         directory: Path | None = None,
+        tutor: str = "",
     ) -> None:
         super().__init__()
         self.session = session
+        #: The judgement from which the tutor warns before a move ("" for none).
+        self.tutor = tutor
         self.ui: GameUI = game_ui(session.game.name)
         #: Where F5 saves (the file resumed from, or a name in ``directory``).
         self.save_path = save_path
@@ -335,11 +343,52 @@ class ParlourApp(App[None]):
 
     async def play(self, text: str) -> bool:
         """Play a move typed or clicked; an illegal one is explained and changes
-        nothing. True when it was played."""
+        nothing. With the tutor on, a move at or past its threshold is first put to
+        the player. True when it was played."""
         session = self.session
         if session.computer_to_move() or self.thinking:
             self.say("wait: the computer is to move", error=True)
             return False
+        if self.tutor and side_to_act(session.state) is not None:
+            judged = await self._tutor_judges(text)
+            if judged is not None and severity(
+                judged.judgement.value if judged.judgement else None
+            ) >= severity(self.tutor):
+                self._ask_tutor(text, judged)
+                return False
+        return await self.play_now(text)
+
+    async def _tutor_judges(self, text: str) -> MoveReview | None:
+        """The coach's judgement of ``text`` here (None when it cannot judge: an
+        illegal move is then explained by the rules as it is played)."""
+        state = self.session.state
+        try:
+            move = state.parse_move(text)
+            if move not in state.legal_moves():
+                return None
+            engine = self.session.hint_engine()
+        except ParlourError:
+            return None
+        self.say("The tutor is looking…")
+        return await asyncio.to_thread(judge_move, state.copy(), move, engine=engine)
+
+    def _ask_tutor(self, text: str, judged: MoveReview) -> None:
+        async def answered(answer: str | None) -> None:
+            if answer == "play":
+                await self.play_now(text)
+            elif answer == "hint":
+                better = " ".join(judged.best_line[:6]) or judged.best
+                self.say(f"The tutor suggests {judged.best} ({better}).")
+                self._ask_tutor(text, judged)
+            else:
+                self.say("Think again.")
+                self.board.clear_selection()
+
+        self.push_screen(ChoiceScreen(tutor_question(judged), _TUTOR), answered)
+
+    async def play_now(self, text: str) -> bool:
+        """Play a move at once (the tutor passed it, or there is none)."""
+        session = self.session
         mover = side_to_act(session.state)
         try:
             played = session.play_text(text)
@@ -424,6 +473,8 @@ class ParlourApp(App[None]):
             await self.declare(word)
         elif word == "moves":
             self.show_moves()
+        elif word in ("analyse", "analyze"):
+            self.action_analyse()
         else:
             await self.play(text)
 
@@ -617,6 +668,40 @@ class ParlourApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
+    def action_analyse(self) -> None:
+        """The coach's analysis of the finished game, on a screen of its own."""
+        session = self.session
+        if not session.state.is_over():
+            self.say("the coach analyses a game once it is over", error=True)
+            return
+        try:
+            engine = session.hint_engine()
+        except ParlourError as error:
+            self.say(f"No analysis: {error}", error=True)
+            return
+        self.say("The coach is analysing the game…")
+        state = session.state.copy()
+        self.run_worker(
+            lambda: self._analyse(state, engine),
+            thread=True,
+            exit_on_error=False,
+            group="analysis",
+            name="analysis",
+        )
+
+    def _analyse(self, state: Any, engine: Any) -> None:
+        def progress(done: int, total: int) -> None:
+            self.call_from_thread(self.say, f"The coach is analysing: {done} of {total} moves")
+
+        try:
+            review = analyse_game(state, engine=engine, on_progress=progress)
+        except Exception as error:
+            self.call_from_thread(self.say, f"No analysis: {error}", error=True)
+            return
+        names = (self.session.game.side_name(Side.FIRST), self.session.game.side_name(Side.SECOND))
+        self.call_from_thread(self.say, "The coach's analysis: Escape to close it.")
+        self.call_from_thread(self.push_screen, AnalysisScreen(review, names))
+
     def action_hint(self) -> None:
         session = self.session
         if session.state.is_over():
@@ -715,6 +800,11 @@ class ParlourApp(App[None]):
 
 
 _YES_NO = [Choice("y", "Yes", "yes"), Choice("n", "No", "no")]
+_TUTOR = [
+    Choice("p", "Play anyway", "play"),
+    Choice("t", "Think again", "think"),
+    Choice("h", "Show the hint", "hint"),
+]
 
 #: How the computer's answers that are words read in a sentence.
 _COMPUTER_WORDS = {

@@ -17,14 +17,18 @@ from parlour.core.protocol import Game, Side
 from parlour.core.registry import get_game
 from parlour.tui.session import Options, Session
 
+#: The tutor each run was started with.
+TUTORS: list[str] = []
+
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Session, Path | None]]:
     """Capture the session the app would be started on, instead of starting it."""
     calls: list[tuple[Session, Path | None]] = []
 
-    def fake_run(session: Session, *, save_path: Path | None = None) -> int:
+    def fake_run(session: Session, *, save_path: Path | None = None, tutor: str = "") -> int:
         calls.append((session, save_path))
+        TUTORS.append(tutor)
         return 0
 
     monkeypatch.setattr(parlour.tui, "run", fake_run)
@@ -37,6 +41,15 @@ def test_play_passes_the_options(started: list[tuple[Session, Path | None]]) -> 
     assert session.options == Options(opponent="human", seed=5)
     assert save_path is None
     assert session.state.to_text() == session.game.new_state().to_text()
+
+
+def test_the_tutor_is_asked_for_on_the_command_line(
+    started: list[tuple[Session, Path | None]],
+) -> None:
+    assert cli.main(["play", "chess", "--tutor", "mistake"]) == 0
+    assert TUTORS[-1] == "mistake"
+    assert cli.main(["play", "chess"]) == 0
+    assert TUTORS[-1] == ""
 
 
 def test_play_from_a_position_as_the_second_side(
