@@ -12,9 +12,11 @@ them, and stores the finished review, so that a second request does not repeat i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import queue
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -35,6 +37,10 @@ log = logging.getLogger("parlour.server")
 MOST_WAITING = 8
 #: How often the findings of a running analysis are collected (seconds).
 HEAR_EVERY = 0.25
+#: An analysis begun by a process of the fleet is taken as running for this long
+#: (seconds) by the others: past it, its process is presumed dead and the analysis
+#: may be asked for again.
+RUNNING_FOR = 15 * 60
 
 
 @dataclass(slots=True)
@@ -125,6 +131,12 @@ class Analyses:
         if stored is None:
             return {"status": "none", "number": number}
         version, review = stored
+        if "running_since" in review:
+            # begun by another process of the fleet: its findings reach the store
+            # only at the end
+            if time.time() - review["running_since"] > RUNNING_FOR:
+                return {"status": "none", "number": number}
+            return Job(number, version, review.get("total", 0)).to_json()
         total = len(review.get("curve", [])) - 1
         return Job(number, version, total, total, review=review).to_json()
 
@@ -149,6 +161,9 @@ class Analyses:
             probe.push_unchecked(move)
         job = Job(number, table.version, total=len(texts))
         self.jobs[key] = job
+        # the other processes of a fleet see it running (not its findings) meanwhile
+        marker = {"running_since": time.time(), "total": len(texts)}
+        await self._in_db(self.store.save_analysis, table.id, number, table.version, marker)
         task = asyncio.get_running_loop().create_task(
             self._run(table, key, job, start.to_text(), texts)
         )
@@ -184,6 +199,9 @@ class Analyses:
             log.exception("the analysis of %s failed", key)
             job.error = f"the analysis failed: {type(error).__name__}"
         finally:
+            if job.review is None:
+                with contextlib.suppress(Exception):  # the marker must not outlive it
+                    await self._in_db(self.store.forget_analysis, table.id, job.number)
             if job.review is not None:
                 # kept in the store: a later request reads it from there
                 self.jobs.pop(key, None)

@@ -420,6 +420,12 @@ class Store:
                 )
             )
 
+    def forget_analysis(self, game_id: str, number: int) -> None:
+        """Drop what is kept of game ``number``'s analysis (one that failed)."""
+        key = (analyses_table.c.game_id == game_id) & (analyses_table.c.number == number)
+        with self._writing() as conn:
+            conn.execute(analyses_table.delete().where(key))
+
     def load_analysis(self, game_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
         """The version analysed and the review of game ``number``, if it was kept."""
         key = (analyses_table.c.game_id == game_id) & (analyses_table.c.number == number)

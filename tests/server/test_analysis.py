@@ -111,3 +111,22 @@ def test_the_tutor_judges_a_move_before_it_is_played(sqlite_url: str) -> None:
             f"/api/games/{friends.id}/judge", json={"version": 0, "move": "e4"}, headers=white
         )
         assert apart.status_code == 403 and apart.json()["error"] == "no-tutor"
+
+
+def test_another_process_sees_an_analysis_running_then_done(postgres_url: str) -> None:
+    with serving(postgres_url) as first, serving(postgres_url) as second:
+        table = new_table(first, "chess", opponent="local")
+        for move in FOOLS_MATE:
+            game = table.game()
+            assert table.act(game["turn"], "move", game["version"], move).status_code == 200
+        begun = first.post(f"/api/games/{table.id}/analysis", json={})
+        assert begun.status_code == 202
+        elsewhere = Table(second, table.id, table.tokens)
+        seen = analysis(elsewhere)
+        assert seen["status"] in ("running", "done"), seen
+        if seen["status"] == "running":
+            again = second.post(f"/api/games/{table.id}/analysis", json={})
+            assert again.json()["status"] in ("running", "done")  # not begun twice
+        found, _ = until_done(elsewhere, 120)
+        assert found["status"] == "done", found
+        assert [move["move"] for move in found["review"]["moves"]] == list(FOOLS_MATE)
