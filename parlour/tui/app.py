@@ -14,6 +14,7 @@ dropped if the game changed meanwhile (an undo, a new game).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -610,12 +611,8 @@ class ParlourApp(App[None]):
         self.thinking = True
         generation = self.generation
         state = session.state.copy()
-        self.run_worker(
-            lambda: self._think(state, generation),
-            thread=True,
-            exit_on_error=False,
-            group="computer",
-            name="computer move",
+        self.in_background(
+            lambda: self._think(state, generation), group="computer", name="computer move"
         )
 
     def forget_computer(self) -> None:
@@ -668,6 +665,11 @@ class ParlourApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
+    def in_background(self, work: Callable[[], None], *, group: str, name: str) -> None:
+        """Run ``work`` in a thread: the engine thinks there while the screen stays
+        live (an error is reported by ``work`` itself, never ends the app)."""
+        self.run_worker(work, thread=True, exit_on_error=False, group=group, name=name)
+
     def action_analyse(self) -> None:
         """The coach's analysis of the finished game, on a screen of its own."""
         session = self.session
@@ -681,13 +683,7 @@ class ParlourApp(App[None]):
             return
         self.say("The coach is analysing the game…")
         state = session.state.copy()
-        self.run_worker(
-            lambda: self._analyse(state, engine),
-            thread=True,
-            exit_on_error=False,
-            group="analysis",
-            name="analysis",
-        )
+        self.in_background(lambda: self._analyse(state, engine), group="analysis", name="analysis")
 
     def _analyse(self, state: Any, engine: Any) -> None:
         def progress(done: int, total: int) -> None:
@@ -718,13 +714,7 @@ class ParlourApp(App[None]):
         self.say("Thinking about a hint…")
         state = session.state.copy()
         generation = self.generation
-        self.run_worker(
-            lambda: self._hint(state, generation),
-            thread=True,
-            exit_on_error=False,
-            group="hint",
-            name="hint",
-        )
+        self.in_background(lambda: self._hint(state, generation), group="hint", name="hint")
 
     def _hint(self, state: Any, generation: int) -> None:
         try:
