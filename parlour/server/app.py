@@ -9,7 +9,7 @@ with a 4xx status, and changes nothing):
 ==========================================  ===========================================
 ``GET  /api/catalogue``                     the games that can be played
 ``POST /api/games``                         ``{"game", "opponent", "side", "level",
-                                            "rules"}``: a new game, the creator's seat
+                                            "rules", "tutor"}``: a new game, the creator's seat
                                             tokens and (for a friend) an invite code;
                                             ``rules`` are the game's optional rules
                                             (backgammon: ``match_length``, ``jacoby``,
@@ -131,6 +131,10 @@ class CreateGame(_Input):
     side: int = Field(default=0, ge=0, le=1)
     level: str | None = Field(default=None, min_length=1, max_length=32)
     rules: dict[str, bool | int | None] | None = Field(default=None, max_length=8)
+    #: The tutor, as a rule of the game both players see: from which judgement it
+    #: warns ("" for none). Between friends apart only a game created with it may ask
+    #: the tutor.
+    tutor: Literal["", "inaccuracy", "mistake", "blunder"] = ""
 
 
 class JoinGame(_Input):
@@ -303,7 +307,7 @@ async def catalogue(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     body = parse(CreateGame, await read_body(request))
     table, tokens, invite = await hall_of(request).create(
-        body.game, body.opponent, body.side, body.level, body.rules
+        body.game, body.opponent, body.side, body.level, body.rules, tutor=body.tutor
     )
     return JSONResponse(
         {

@@ -159,10 +159,13 @@ class Hall:
         side: int,
         level: str | None,
         rules: dict[str, Any] | None = None,
+        *,
+        tutor: str = "",
     ) -> tuple[Table, list[dict[str, Any]], str | None]:
         """A new game (under the optional ``rules``, such as a backgammon match's
-        length): returns the table, the creator's seat tokens and, for a friend's
-        game, the invite code for the other seat."""
+        length; with ``tutor``, the tutor's threshold, a rule both players see):
+        returns the table, the creator's seat tokens and, for a friend's game, the
+        invite code for the other seat."""
         try:
             game = registry.get_game(game_name)
         except UnknownGameError as error:
@@ -204,6 +207,8 @@ class Hall:
         options: dict[str, Any] = {"opponent": opponent}
         if series.rules:
             options["rules"] = series.rules
+        if tutor:
+            options["tutor"] = tutor
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
         await self._write(new)
         table = Table(
@@ -556,18 +561,18 @@ class Hall:
         self, table: Table, version: int, move: str, token: str | None
     ) -> dict[str, Any]:
         """How good ``move`` would be at ``version``: the game's present position
-        (the tutor's question before a move: only for the seat on turn, and not
-        between friends apart, where it would be help one side alone sees), or in a
-        finished game any earlier one (learning from a mistake). The engine judges
+        (the tutor's question before a move: only for the seat on turn, and between
+        friends apart only in a game created with the tutor, a rule both see), or in
+        a finished game any earlier one (learning from a mistake). The engine judges
         in a worker process."""
         if version == table.version and not table.progress.state.is_over():
             if token is None or table.side_of(token) is not table.progress.state.turn:
                 raise Forbidden("not-your-turn", "the tutor is for the player whose turn it is")
-            if table.options.get("opponent") == "friend":
+            if table.options.get("opponent") == "friend" and not table.options.get("tutor"):
                 raise Forbidden(
                     "no-tutor",
-                    "the tutor helps against the computer and between players at one "
-                    "screen; between friends apart only one side would see its help",
+                    "this game was created without the tutor: between friends apart it "
+                    "is a rule both agree to when the game is made",
                 )
         if version > table.version:
             raise Conflict(

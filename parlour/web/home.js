@@ -85,6 +85,8 @@ function gameCard(game) {
     /** @type {Record<string, any>} */
     const body = { game: game.name, opponent: choice, side: Number(sideSelect.value) };
     if (choice === "computer") body.level = levelSelect.value;
+    // Between friends apart the tutor is a rule of the game, seen by both.
+    if (coached && choice === "friend" && tutorSelect.value) body.tutor = tutorSelect.value;
     if (rules) body.rules = rules.read();
     try {
       const made = await api("/api/games", { method: "POST", body });

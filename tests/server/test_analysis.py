@@ -111,6 +111,14 @@ def test_the_tutor_judges_a_move_before_it_is_played(sqlite_url: str) -> None:
             f"/api/games/{friends.id}/judge", json={"version": 0, "move": "e4"}, headers=white
         )
         assert apart.status_code == 403 and apart.json()["error"] == "no-tutor"
+        agreed = new_table(client, "chess", opponent="friend", side=0, tutor="mistake")
+        assert agreed.game()["options"]["tutor"] == "mistake"  # both players see it
+        mine = {"Authorization": f"Bearer {agreed.tokens[0]}"}
+        asked = client.post(
+            f"/api/games/{agreed.id}/judge", json={"version": 0, "move": "e4"}, headers=mine
+        )
+        assert asked.status_code == 200, asked.text
+        assert asked.json()["judgement"] in (None, "inaccuracy")
 
 
 def test_another_process_sees_an_analysis_running_then_done(postgres_url: str) -> None:

@@ -170,7 +170,8 @@ export async function showGame(gameId) {
     act: (action, move) => act(page, action, move),
     adopt: (updated) => adopt(page, updated),
     draw: () => {}, // set below, once the typed move's form exists
-    tutor: store.tutor(gameId),
+    // chosen on this browser's start form, or a rule of a game between friends
+    tutor: store.tutor(gameId) || (game.options && game.options.tutor) || "",
     ask(prompt, items) {
       return new Promise((resolve) => {
         parts.tutorBox.hidden = false;
