@@ -32,7 +32,7 @@ def text_graph(review: GameReview, width: int = 60) -> str:
 
     >>> from parlour.analysis.coach import GameReview
     >>> text_graph(GameReview("chess", "chances", [], [0.0, 1.0, -1.0], {}))
-    '▄█▁'
+    '▅█▁'
     """
     top = 1.0 if review.judged_by == "chances" else 3.0
     values = review.curve
