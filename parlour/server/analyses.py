@@ -114,6 +114,11 @@ class Analyses:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
+    @property
+    def running(self) -> int:
+        """How many analyses are under way (or waiting for the worker)."""
+        return len(self._tasks)
+
     @staticmethod
     def key_of(table: Table) -> tuple[str, int]:
         """The job's key: the table and which game of its series is in play."""
@@ -149,10 +154,13 @@ class Analyses:
         known = await self.state_of(table)
         if known["status"] in ("running", "done"):
             return known
+        key, number = self.key_of(table)
+        begun = self.jobs.get(key)
+        if begun is not None and begun.error is None:
+            return begun.to_json()  # asked for twice at once: begun by the first
         running = sum(job.review is None and job.error is None for job in self.jobs.values())
         if running >= MOST_WAITING:
             raise Unavailable("busy", "the coach is busy with other games: try again soon")
-        key, number = self.key_of(table)
         start, moves = opening_of(table.progress.state)
         probe = start.copy()
         texts = []

@@ -5,6 +5,7 @@ analyse."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -138,3 +139,27 @@ def test_another_process_sees_an_analysis_running_then_done(postgres_url: str) -
         found, _ = until_done(elsewhere, 120)
         assert found["status"] == "done", found
         assert [move["move"] for move in found["review"]["moves"]] == list(FOOLS_MATE)
+
+
+def test_an_analysis_asked_for_twice_at_once_is_made_once(postgres_url: str) -> None:
+    # on PostgreSQL the store is read in threads: the asks interleave
+    with serving(postgres_url) as client:
+        table = new_table(client, "chess", opponent="local")
+        for move in FOOLS_MATE:
+            game = table.game()
+            assert table.act(game["turn"], "move", game["version"], move).status_code == 200
+        answers: list[Any] = []
+
+        def ask() -> None:
+            answers.append(client.post(f"/api/games/{table.id}/analysis", json={}))
+
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert [answer.status_code for answer in answers] == [202] * 4
+        hall = client.app.state.hall  # type: ignore[attr-defined]
+        assert hall.analyses.running <= 1  # one analysis, whoever asked first
+        found, _ = until_done(table, 120)
+        assert found["status"] == "done"
