@@ -108,11 +108,21 @@ class SearchResult(Generic[M]):
     def mate_in(self) -> int | None:
         """Moves (not plies) to mate, positive when the side to move mates, negative
         when it is mated; None when no mate was found."""
-        if abs(self.score) < MATE_BOUND:
-            return None
-        plies = MATE - abs(self.score)
-        moves = (plies + 1) // 2
-        return moves if self.score > 0 else -moves
+        return mate_in(self.score)
+
+
+def mate_in(score: float) -> int | None:
+    """Moves (not plies) to mate for a search score, positive when the side to move
+    mates, negative when it is mated; None for a score that is no mate.
+
+    >>> mate_in(MATE - 3), mate_in(-(MATE - 4)), mate_in(120)
+    (2, -2, None)
+    """
+    if abs(score) < MATE_BOUND:
+        return None
+    plies = MATE - abs(int(score))
+    moves = (plies + 1) // 2
+    return moves if score > 0 else -moves
 
 
 class SearchStopped(Exception):

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult
+from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult, mate_in
 from parlour.checkers.board import (
     BIT_SQUARE,
     BLACK,
@@ -57,6 +57,7 @@ from parlour.checkers.board import (
 )
 from parlour.checkers.rules import CheckersState
 from parlour.core.engine import Analysis, Engine, Hint, Line
+from parlour.core.judgement import logistic_chances
 from parlour.core.protocol import Side, State
 
 #: A move inside the search: start bit, end bit, the mask of the pieces jumped.
@@ -551,17 +552,13 @@ class CheckersEngine(Engine[Move]):
         """
         if abs(score) >= MATE_BOUND:
             return math.copysign(1.0, score)
-        ceiled = max(-SCORE_CEILING, min(SCORE_CEILING, score))
-        return 2 / (1 + math.exp(-CHANCES_PER_POINT * ceiled)) - 1
+        return logistic_chances(score, CHANCES_PER_POINT, SCORE_CEILING)
 
     def score_text(self, score: float) -> str:
         """Men (a king is about 1.35), or ``#5`` for a win in 5 moves the search
         sees (``#-5``: a loss)."""
-        if abs(score) >= MATE_BOUND:
-            plies = MATE - abs(int(score))
-            moves = (plies + 1) // 2
-            return f"#{moves if score > 0 else -moves}"
-        return f"{score / MAN:+.2f}"
+        moves = mate_in(score)
+        return f"{score / MAN:+.2f}" if moves is None else f"#{moves}"
 
     def analyse(
         self,
@@ -575,11 +572,10 @@ class CheckersEngine(Engine[Move]):
         depth: int | None = None,
     ) -> Analysis[Move] | None:
         """The position searched within ``seconds`` (or ``nodes``: the other lines
-        then get a tenth of them each); ``moves`` (if given) are each scored by a
-        search of the position they lead to, the budget shared. With more than one
-        line the
-        other moves are then each searched a ply shallower, with the time left
-        shared among them, and the best of them listed.
+        then get a tenth of them each), ``moves`` (if given) alone at the root, to
+        ``depth`` at most. With more than one line the other moves are then each
+        searched a ply shallower, with the time left shared among them, and the
+        best of them listed.
 
         >>> from parlour.checkers.rules import CHECKERS
         >>> found = CheckersEngine().analyse(CHECKERS.new_state(), seconds=0.3, lines=3)
@@ -606,15 +602,9 @@ class CheckersEngine(Engine[Move]):
                 found += self._other_lines(state, result, lines - 1, left, nodes)
         finally:
             searcher.stop = threading.Event()
-        nodes = result.nodes
-        return Analysis(
-            state.turn,
-            found[0].score,
-            tuple(found),
-            result.depth,
-            nodes,
-            time.perf_counter() - started,
-        )
+        elapsed = time.perf_counter() - started
+        best = found[0].score
+        return Analysis(state.turn, best, tuple(found), result.depth, result.nodes, elapsed)
 
     def _analyse_moves(
         self,

@@ -173,9 +173,9 @@ class Engine(ABC, Generic[Move]):
         results that repeat). ``moves`` limits the analysis to those first moves
         (UCI's searchmoves) and ``depth`` to so many plies: the coach scores a
         move played by the same search, to the same depth, as the best one. None
-        where the engine does not judge the
-        position (a throw it cannot weigh, a game over). Engines that search give
-        their own; this one stands on :meth:`hint`, one line deep."""
+        where the engine does not judge the position (a throw it cannot weigh, a
+        game over). Engines that search give their own; this one stands on
+        :meth:`hint`, one line deep."""
         if state.is_over() or isinstance(state.turn, Chance):
             return None
         hint = self.hint(state)

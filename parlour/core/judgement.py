@@ -74,11 +74,22 @@ def mate_as_centipawns(moves_to_mate: int) -> int:
     return int(math.copysign(pawns * 100, moves_to_mate))
 
 
+def logistic_chances(score: float, slope: float, ceiling: float) -> float:
+    """Winning chances from -1 to +1 on a logistic curve of ``slope`` per point of
+    ``score``, a score beyond ``ceiling`` either way counting as that much: lichess's
+    curve for chess, one fitted the same way for checkers.
+
+    >>> logistic_chances(0, 0.01, 1000), round(logistic_chances(5000, 0.01, 1000), 4)
+    (0.0, 0.9999)
+    """
+    ceiled = max(-ceiling, min(ceiling, score))
+    return 2 / (1 + math.exp(-slope * ceiled)) - 1
+
+
 def winning_chances(centipawns: float) -> float:
     """The mover's winning chances, from -1 to +1, for a score in centipawns (a
     score beyond ten pawns either way counts as ten, as lichess counts it)."""
-    ceiled = max(-CENTIPAWN_CEILING, min(CENTIPAWN_CEILING, centipawns))
-    return 2 / (1 + math.exp(-CHANCES_PER_CENTIPAWN * ceiled)) - 1
+    return logistic_chances(centipawns, CHANCES_PER_CENTIPAWN, CENTIPAWN_CEILING)
 
 
 def win_percent(centipawns: float) -> float:
