@@ -24,6 +24,7 @@ from typing import Any
 
 from parlour.analysis.coach import opening_of
 from parlour.core import registry
+from parlour.core.engine import move_texts
 from parlour.core.errors import ParlourError
 from parlour.server import players
 from parlour.server.errors import Conflict, NotFound, Unavailable
@@ -72,15 +73,6 @@ class Job:
             "review": self.review,
             "error": self.error,
         }
-
-
-def names_of(table: Table) -> tuple[str, str]:
-    """The players' names as a game file writes them."""
-    names = [
-        table.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
-        for seat in table.seats
-    ]
-    return names[0], names[1]
 
 
 class Analyses:
@@ -162,11 +154,7 @@ class Analyses:
         if running >= MOST_WAITING:
             raise Unavailable("busy", "the coach is busy with other games: try again soon")
         start, moves = opening_of(table.progress.state)
-        probe = start.copy()
-        texts = []
-        for move in moves:
-            texts.append(probe.move_to_text(move))
-            probe.push_unchecked(move)
+        texts = list(move_texts(start, moves))
         job = Job(number, table.version, total=len(texts))
         self.jobs[key] = job
         # the other processes of a fleet see it running (not its findings) meanwhile
@@ -191,7 +179,7 @@ class Analyses:
             table.rules,
             start,
             texts,
-            names_of(table),
+            table.player_names,
         )
         try:
             while not future.done():
@@ -210,7 +198,7 @@ class Analyses:
             if job.review is None:
                 with contextlib.suppress(Exception):  # the marker must not outlive it
                     await self._in_db(self.store.forget_analysis, table.id, job.number)
-            if job.review is not None:
+            else:
                 # kept in the store: a later request reads it from there
                 self.jobs.pop(key, None)
 

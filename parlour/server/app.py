@@ -396,14 +396,8 @@ async def game_export(request: Request) -> Response:
     face = registry.get_face(table.game)
     if face.export_suffix is None:
         raise NotFound("no-export", f"{table.game.title} games cannot be downloaded yet")
-    names = tuple(
-        table.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
-        for seat in table.seats
-    )
     try:
-        written = face.export(
-            [*table.progress.finished, table.progress.state], (names[0], names[1])
-        )
+        written = face.export([*table.progress.finished, table.progress.state], table.player_names)
     except ParlourError as error:
         raise RulesRefuse("no-export", str(error)) from None
     assert written is not None

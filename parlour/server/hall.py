@@ -584,7 +584,9 @@ class Hall:
             )
         if not registry.has_engine(table.game):
             raise NotFound("no-analysis", f"{table.game.title} has no engine to judge a move")
-        state = table.progress_at(version).state
+        # the present needs no replay of the log (the tutor asks before every move)
+        at = table.progress if version == table.version else table.progress_at(version)
+        state = at.state
         if state.is_over():
             raise Conflict("game-over", "there is no move to judge in a finished position")
         try:

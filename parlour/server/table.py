@@ -84,6 +84,16 @@ class Table:
         rules: dict[str, Any] = self.options.get("rules") or {}
         return rules
 
+    @property
+    def player_names(self) -> tuple[str, str]:
+        """The players' names as a game file writes them: a person by the side's
+        name, the computer by its level ("Parlour-5")."""
+        first, second = (
+            self.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
+            for seat in self.seats
+        )
+        return first, second
+
     def side_of(self, token: str) -> Side:
         """The seat that ``token`` holds; NotAuthorized when none."""
         for seat in self.seats:
