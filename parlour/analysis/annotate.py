@@ -20,7 +20,7 @@ lost, the luck of the throw, and a summary per player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.analysis.coach import GameReview, MoveReview, luck_words, opening_of
@@ -31,23 +31,6 @@ from parlour.core.protocol import Chance, Side, State
 NAGS = {Judgement.INACCURACY: 6, Judgement.MISTAKE: 2, Judgement.BLUNDER: 4}
 #: The result token of a finished game, by its winner, where the file has none.
 UNFINISHED = "*"
-
-
-def _numbered(texts: Sequence[str], number: int, second_first: bool) -> str:
-    """Moves as a line with move numbers: ``3. Nc3 Nf6 4. e4`` (``3... Nf6 4. e4``
-    when the second side moves first)."""
-    words: list[str] = []
-    side_second = second_first
-    for index, text in enumerate(texts):
-        if not side_second:
-            words.append(f"{number}.")
-        elif index == 0:
-            words.append(f"{number}...")
-        words.append(text)
-        if side_second:
-            number += 1
-        side_second = not side_second
-    return " ".join(words)
 
 
 def _eval_comment(score_text: str | None) -> str:
@@ -84,7 +67,10 @@ def annotated_movetext(state: State[Any], review: GameReview, result: str | None
             words.append("{" + comment.strip() + "}")
             need_number = True
         if mark is not None and mark.judgement is not None and mark.best_line:
-            words.append(f"({_numbered(mark.best_line, number, second)})")
+            # the better line, numbered from this position as the game's lines are
+            sides: list[Side | None] = [mark.side, mark.side.other] * len(mark.best_line)
+            line = probe.join_line(list(mark.best_line), sides[: len(mark.best_line)])
+            words.append(f"({line})")
             need_number = True
         probe.push_unchecked(move)
         if second:

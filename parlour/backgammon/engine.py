@@ -219,8 +219,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The choices of the side to act with their equities, best first: after a
         roll, the plays the strongest level looks at a throw deeper (the best by
         the network; ``moves``, if given, are looked at the same way); at the
-        cube, double or roll;
-        doubled, take, pass or beaver (cubeful equity per unit of the cube before
+        cube, double or roll; doubled, take, pass or beaver (cubeful equity per unit
+        of the cube before
         the double, from the chooser's point of view). At a throw of the dice: the
         thrower's cubeless equity before it, against which the throw's luck is
         measured. None before the opening throw (no one is on roll yet), at a
@@ -241,16 +241,14 @@ class BackgammonEngine(Engine[BackgammonMove]):
         turn = state.turn
         if not isinstance(turn, Side) or phase in (Phase.RESIGNING, Phase.OVER):
             return None
-        if moves is not None and phase is Phase.PLAY:
-            plays = [move for move in set(moves) if isinstance(move, tuple)]
-            choices: list[tuple[BackgammonMove, float]] = [
-                (play, self._play_value(state, play)) for play in plays
-            ]
-        else:
+        choices: list[tuple[BackgammonMove, float]]
+        if moves is None:
             choices = self._choices(state)
-        if moves is not None:
-            wanted = set(moves)
-            choices = [(move, value) for move, value in choices if move in wanted]
+        elif phase is Phase.PLAY:  # each play asked about, valued as the leaders are
+            plays = {move for move in moves if isinstance(move, tuple)}
+            choices = [(play, self._play_value(state, play)) for play in plays]
+        else:
+            choices = [choice for choice in self._choices(state) if choice[0] in moves]
         found = tuple(
             Line(move, state.move_to_text(move), value, (state.move_to_text(move),))
             for move, value in sorted(choices, key=lambda choice: -choice[1])

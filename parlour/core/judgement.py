@@ -46,6 +46,23 @@ class Judgement(enum.Enum):
     VERY_BAD = "very bad"
 
     @property
+    def severity(self) -> int:
+        """How grave it is, 1 to 3, the same for the two scales (an inaccuracy is
+        as grave as a doubtful move): what a tutor's threshold compares.
+
+        >>> Judgement.MISTAKE.severity == Judgement.BAD.severity == 2
+        True
+        """
+        return {
+            Judgement.INACCURACY: 1,
+            Judgement.DOUBTFUL: 1,
+            Judgement.MISTAKE: 2,
+            Judgement.BAD: 2,
+            Judgement.BLUNDER: 3,
+            Judgement.VERY_BAD: 3,
+        }[self]
+
+    @property
     def symbol(self) -> str:
         """The annotation glyph: ?! ? ?? (the same for backgammon's three)."""
         return {

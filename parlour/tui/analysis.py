@@ -18,12 +18,6 @@ from parlour.core.protocol import Side
 
 #: Eight heights of a text graph, lowest first.
 BARS = "▁▂▃▄▅▆▇█"
-#: How grave each judgement is: the tutor's thresholds compare by this.
-SEVERITY = {"inaccuracy": 1, "doubtful": 1, "mistake": 2, "bad": 2, "blunder": 3, "very bad": 3}
-
-
-def severity(judgement: str | None) -> int:
-    return SEVERITY.get(judgement or "", 0)
 
 
 def text_graph(review: GameReview, width: int = 60) -> str:

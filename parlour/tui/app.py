@@ -28,9 +28,10 @@ from textual.widgets import Button, Footer, Input, Static
 
 from parlour.analysis.coach import MoveReview, analyse_game, judge_move
 from parlour.core.errors import ParlourError
+from parlour.core.judgement import Judgement
 from parlour.core.protocol import Side
 from parlour.core.registry import get_face
-from parlour.tui.analysis import AnalysisScreen, severity, tutor_question
+from parlour.tui.analysis import AnalysisScreen, tutor_question
 from parlour.tui.board import Board
 from parlour.tui.choice import Choice, ChoiceScreen
 from parlour.tui.games import game_ui
@@ -352,9 +353,8 @@ class ParlourApp(App[None]):
             return False
         if self.tutor and side_to_act(session.state) is not None:
             judged = await self._tutor_judges(text)
-            if judged is not None and severity(
-                judged.judgement.value if judged.judgement else None
-            ) >= severity(self.tutor):
+            threshold = Judgement(self.tutor).severity
+            if judged is not None and judged.judgement and judged.judgement.severity >= threshold:
                 self._ask_tutor(text, judged)
                 return False
         return await self.play_now(text)
