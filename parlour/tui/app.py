@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
-from parlour.analysis.coach import MoveReview, analyse_game, judge_move
+from parlour.analysis.coach import GameReview, MoveReview, analyse_game, judge_move
 from parlour.core.errors import ParlourError
 from parlour.core.judgement import Judgement
 from parlour.core.protocol import Side
@@ -696,7 +696,11 @@ class ParlourApp(App[None]):
             return
         names = (self.session.game.side_name(Side.FIRST), self.session.game.side_name(Side.SECOND))
         self.call_from_thread(self.say, "The coach's analysis: Escape to close it.")
-        self.call_from_thread(self.push_screen, AnalysisScreen(review, names))
+        self.call_from_thread(self._show_analysis, review, names, state)
+
+    def _show_analysis(self, review: GameReview, names: tuple[str, str], state: Any) -> None:
+        flipped, compact = self.board.flipped, self.board.compact
+        self.push_screen(AnalysisScreen(review, names, state, flipped=flipped, compact=compact))
 
     def action_hint(self) -> None:
         session = self.session

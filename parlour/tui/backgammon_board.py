@@ -16,6 +16,7 @@ game, a gammon or a backgammon (see the app for when it is made).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -107,6 +108,8 @@ class BackgammonBoard(Board):
     BackgammonBoard .tray { background: #2b2118; width: 7; }
     BackgammonBoard .movable { background: #c9a227; }
     BackgammonBoard .landed { background: #4a7fb0; }
+    BackgammonBoard .played { background: #b05a3c; }
+    BackgammonBoard .better { background: #2e9e8f; }
     BackgammonBoard #middle {
         column-span: 14; height: 3; content-align: center middle; color: #f0e6d2;
         background: #1e3a2b;
@@ -213,7 +216,7 @@ class BackgammonBoard(Board):
         turn = self.turn()
         layout = turn or data
         viewer = self.viewer()
-        movable = set(self.sources())
+        movable = set(self.sources()) if self.interactive else set()
         landed: set[int | str] = set()
         for step in self.steps:
             end = step.partition("/")[2]
@@ -223,6 +226,8 @@ class BackgammonBoard(Board):
             cell.update(self._drawing(cell.key, cell.has_class("top"), layout, viewer, last_play))
             cell.set_class(cell.key in movable, "movable")
             cell.set_class(cell.key in landed and cell.key not in movable, "landed")
+            cell.set_class(cell.key in self.played, "played")
+            cell.set_class(cell.key in self.better, "better")
         self.query_one("#middle", Static).update(self.middle_text(data))
 
     def _drawing(
@@ -335,6 +340,14 @@ class BackgammonBoard(Board):
             return None
         play: str = turn["play"]
         return play
+
+    def cells_of(self, text: str) -> set[Any]:
+        """The points of a play (``24/18 13/11*``, ``8/5(2)``, ``bar/22/16``), in the
+        mover's numbering, which the board shows while the mover is to play."""
+        cells: set[Any] = set()
+        for point in re.findall(r"bar|off|\d+", re.sub(r"\(\d\)", "", text)):
+            cells.add(f"{point}-me" if point in ("bar", "off") else int(point))
+        return cells
 
     def clear_selection(self) -> None:
         self.steps = []

@@ -68,6 +68,10 @@ class Board(Widget):
         self.interactive = True
         #: Drawn small, for a terminal of 80 by 24.
         self.compact = False
+        #: The coach's marks on a position under analysis: the cells of the move
+        #: played there, and of the better move.
+        self.played: set[Any] = set()
+        self.better: set[Any] = set()
 
     def set_compact(self, compact: bool) -> None:
         """Draw the board small (or full size again)."""
@@ -82,6 +86,19 @@ class Board(Widget):
 
     def clear_selection(self) -> None:
         """Forget a piece picked up but not moved."""
+
+    def cells_of(self, text: str) -> set[Any]:
+        """The cells a move (its text in the game's notation, legal in the position
+        shown) starts from, passes and ends on; none for a board that cannot say."""
+        return set()
+
+    def show_moves(self, played: str | None, better: str | None) -> None:
+        """Mark the move ``played`` and the ``better`` one on the position shown (the
+        coach's analysis); None marks nothing."""
+        self.played = self.cells_of(played) if played else set()
+        self.better = self.cells_of(better) if better else set()
+        if self.is_mounted:
+            self.redraw()
 
     async def flip(self) -> None:
         """Turn the board round."""

@@ -57,6 +57,8 @@ class CheckersBoard(SquareBoard):
     CheckersBoard .dark { background: #5f8a4a; }
     CheckersBoard .last { background: #8fa84a; }
     CheckersBoard .target { background: #3f6fa0; }
+    CheckersBoard .played { background: #b05a3c; }
+    CheckersBoard .better { background: #2e9e8f; }
     CheckersBoard .selected { background: #c9a227; }
     """
 

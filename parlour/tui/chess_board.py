@@ -58,6 +58,8 @@ class ChessBoard(SquareBoard):
     ChessBoard .target { background: #4a7fb0; }
     ChessBoard .selected { background: #d9a520; }
     ChessBoard .check { background: #d03c32; }
+    ChessBoard .played { background: #b05a3c; }
+    ChessBoard .better { background: #2e9e8f; }
     """
 
     def square_key(self, row: int, column: int) -> str:

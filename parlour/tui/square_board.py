@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from parlour.core.errors import ParlourError
 from parlour.core.face import BoardData
 from parlour.core.protocol import Side
 from parlour.core.registry import get_face
@@ -143,7 +144,8 @@ class SquareBoard(Board):
         data = self.data()
         pieces: dict[str, str] = data.get("pieces", {})
         targets = self.targets(self.moves_of(data))
-        last = set(map(str, data.get("last") or ()))
+        # The coach's marks stand for the last move while a position is analysed.
+        last = set() if self.played or self.better else set(map(str, data.get("last") or ()))
         check = data.get("check")
         for cell in self.query(Cell):
             key = cell.key
@@ -154,6 +156,19 @@ class SquareBoard(Board):
             cell.set_class(key in targets, "target")
             cell.set_class(key in self.path, "selected")
             cell.set_class(key == check, "check")
+            cell.set_class(key in self.played, "played")
+            cell.set_class(key in self.better, "better")
+
+    def cells_of(self, text: str) -> set[Any]:
+        state = self.session.state
+        try:
+            wanted = state.move_to_text(state.parse_move(text))
+        except ParlourError:
+            return set()
+        for path, move_text, _ in self.moves_of(self.data()):
+            if move_text == wanted:
+                return set(path)
+        return set()
 
     def clear_selection(self) -> None:
         self.path = []
