@@ -1,4 +1,4 @@
-"""The coach on the server: finished games analysed in a worker of their own, the
+"""The coach on the server: games analysed in a worker of their own, the
 findings heard as they come, the review kept with the game.
 
 An analysis takes a minute or two of a core (each position searched for about a
@@ -134,13 +134,22 @@ class Analyses:
             if time.time() - review["running_since"] > RUNNING_FOR:
                 return {"status": "none", "number": number}
             return Job(number, version, review.get("total", 0)).to_json()
+        if version != table.version and not table.progress.state.is_over():
+            return {"status": "none", "number": number}  # of a game played on since
         total = len(review.get("curve", [])) - 1
         return Job(number, version, total, total, review=review).to_json()
 
     async def begin(self, table: Table) -> dict[str, Any]:
-        """Analyse the game in play, which must be over; what is known of it now."""
-        if not table.progress.state.is_over():
-            raise Conflict("not-over", "a game is analysed once it is over")
+        """Analyse the game in play; what is known of it now. A game is analysed once
+        it is over, but for one whose both seats are one person's (at one screen, or
+        imported from a file), which is analysed as far as it has gone: the coach
+        helps no one against an opponent in a game still being played."""
+        if not table.progress.state.is_over() and table.options.get("opponent") != "local":
+            raise Conflict(
+                "not-over",
+                "a game is analysed once it is over (a game at one screen, or imported: "
+                "at any time)",
+            )
         if not registry.has_engine(table.game):
             raise NotFound("no-analysis", f"{table.game.title} has no engine to analyse with")
         known = await self.state_of(table)

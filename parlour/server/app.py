@@ -15,6 +15,9 @@ with a 4xx status, and changes nothing):
                                             (backgammon: ``match_length``, ``jacoby``,
                                             ``beavers``, ``automatic_doubles``,
                                             ``max_cube``)
+``POST /api/games/import``                  ``{"game", "text"}``: the first game (or
+                                            match) of a PGN, PDN or .mat file, as a
+                                            game at one screen: both seats' tokens
 ``GET  /api/games/{id}``                    the game: position, turn, legal moves...
 ``GET  /api/games/{id}/events?since=N``     the events after version N
 ``GET  /api/games/{id}/at?version=N``       the position at version N (looking back)
@@ -27,7 +30,8 @@ with a 4xx status, and changes nothing):
 ``GET  /api/games/{id}/export``             the game as a file in its notation (PGN,
                                             PDN, .mat)
 ``POST /api/games/{id}/analysis``           the coach analyses the game in play once
-                                            it is over (202); ``GET`` its state:
+                                            it is over (a game at one screen or
+                                            imported: at once) (202); ``GET`` its state:
                                             ``{"status": "none" | "running" | "done"
                                             | "failed", "done", "total", "moves",
                                             "review"}``, moves judged as they come
@@ -114,6 +118,8 @@ log = logging.getLogger("parlour.server")
 
 #: The largest request body or WebSocket message accepted, in bytes.
 MAX_BODY = 16 * 1024
+#: The largest game file imported (a long backgammon match is some 40 KB).
+MAX_IMPORT = 256 * 1024
 #: How long a new WebSocket may take to say hello, in seconds.
 HELLO_TIMEOUT = 10.0
 
@@ -135,6 +141,12 @@ class CreateGame(_Input):
     #: warns ("" for none). Between friends apart only a game created with it may ask
     #: the tutor.
     tutor: Literal["", "inaccuracy", "mistake", "blunder"] = ""
+
+
+class ImportGame(_Input):
+    game: str = Field(min_length=1, max_length=32)
+    #: The game file's text: PGN, PDN or .mat.
+    text: str = Field(min_length=1, max_length=MAX_IMPORT)
 
 
 class JoinGame(_Input):
@@ -184,17 +196,16 @@ def parse(model: type[Model], raw: bytes | str) -> Model:
         raise _validation_error(error) from None
 
 
-async def read_body(request: Request) -> bytes:
-    """The request body, refusing more than :data:`MAX_BODY` bytes without reading
-    them all."""
+async def read_body(request: Request, most: int = MAX_BODY) -> bytes:
+    """The request body, refusing more than ``most`` bytes without reading them all."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise TooLarge("too-large", f"a request body may have at most {MAX_BODY} bytes")
+    if declared is not None and (not declared.isdigit() or int(declared) > most):
+        raise TooLarge("too-large", f"a request body may have at most {most} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise TooLarge("too-large", f"a request body may have at most {MAX_BODY} bytes")
+        if len(body) > most:
+            raise TooLarge("too-large", f"a request body may have at most {most} bytes")
     return bytes(body)
 
 
@@ -291,6 +302,8 @@ async def catalogue(request: Request) -> Response:
                 "default_level": players.default_level(name),
                 # The optional rules a player may choose, for the home page's form.
                 "rules": registry.get_face(name).rule_choices,
+                # The file format a game is downloaded and imported in ("pgn"), or None.
+                "file_format": registry.get_face(name).export_suffix,
             }
         )
     return JSONResponse(
@@ -318,6 +331,15 @@ async def create_game(request: Request) -> Response:
             "invite_url": None if invite is None else f"/#join={table.id}.{invite}",
         },
         status_code=201,
+    )
+
+
+async def import_game(request: Request) -> Response:
+    """A game from a game file, to look back over, analyse or play on at one screen."""
+    body = parse(ImportGame, await read_body(request, 2 * MAX_IMPORT))  # JSON escapes
+    table, tokens, games = await hall_of(request).import_game(body.game, body.text)
+    return JSONResponse(
+        {"game": game_json(table), "seats": tokens, "games": games}, status_code=201
     )
 
 
@@ -383,7 +405,7 @@ async def game_judge(request: Request) -> Response:
 
 
 async def game_analysis(request: Request) -> Response:
-    """GET: the analysis of the game in play so far; POST: begin it (once over)."""
+    """GET: the analysis of the game in play so far; POST: begin it."""
     hall = hall_of(request)
     table = await hall.get(game_id_of(request))
     if request.method == "POST":
@@ -638,6 +660,7 @@ def create_app(
             Route("/ready", ready),
             Route("/api/catalogue", catalogue),
             Route("/api/games", create_game, methods=["POST"]),
+            Route("/api/games/import", import_game, methods=["POST"]),
             Route("/api/games/{game_id}", show_game),
             Route("/api/games/{game_id}/events", game_events),
             Route("/api/games/{game_id}/at", game_at),

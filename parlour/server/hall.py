@@ -22,10 +22,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
+from parlour.analysis.coach import opening_of
 from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
-from parlour.core.protocol import CHANCE, Side
+from parlour.core.protocol import CHANCE, Game, Side
 from parlour.server import players
 from parlour.server.analyses import Analyses
 from parlour.server.errors import (
@@ -34,11 +35,12 @@ from parlour.server.errors import (
     Forbidden,
     NotFound,
     Refusal,
+    TooLarge,
     Unavailable,
     from_rules,
 )
 from parlour.server.fleet import Fleet, News
-from parlour.server.play import ACTIONS, Progress, apply, throw_dice
+from parlour.server.play import ACTIONS, Progress, apply, replay_record, throw_dice
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
     Append,
@@ -57,6 +59,9 @@ log = logging.getLogger("parlour.server")
 T = TypeVar("T")
 
 OPPONENTS = ("friend", "computer", "local")
+
+#: The most moves (dice throws included) of an imported game or match.
+MOST_IMPORTED = 5000
 
 #: The most appends written in one transaction.
 MAX_BATCH = 256
@@ -222,6 +227,32 @@ class Hall:
         self.tables[game_id] = table
         self._computer_turn(table)
         return table, tokens, invite
+
+    async def import_game(
+        self, game_name: str, text: str
+    ) -> tuple[Table, list[dict[str, Any]], int]:
+        """A game read from a game file (PGN, PDN, .mat: the first game, or match, of
+        ``text``), replayed move by move through the rules and stored as a game at
+        one screen whose both seats are the importer's, to look back over, analyse or
+        play on. Returns the table, the seat tokens and how many games (of a match)
+        were read."""
+        try:
+            game = registry.get_game(game_name)
+        except UnknownGameError as error:
+            raise NotFound("unknown-game", str(error)) from None
+        tokens: list[dict[str, Any]] = []
+        seat_rows: list[SeatRow] = []
+        for side in Side:
+            token = new_token()
+            tokens.append({"side": int(side), "token": token})
+            seat_rows.append(SeatRow(int(side), "human", hash_token(token)))
+        # Reading and replaying a long match is work for a thread, not the event loop.
+        table, games = await asyncio.to_thread(_read_import, game, text, seat_rows, self.dice)
+        new = NewGame(table.id, game.name, json.dumps(table.options), seat_rows, table.events)
+        await self._write(new)
+        table.created = new.created.isoformat()
+        self.tables[table.id] = table
+        return table, tokens, games
 
     async def join(self, game_id: str, invite: str) -> tuple[Side, str]:
         """Exchange an invite code, once, for its seat's token."""
@@ -644,3 +675,47 @@ class Hall:
             table.thinking = None
         if moved and table.id in self.tables:
             self._computer_turn(table)
+
+
+def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -> tuple[Table, int]:
+    """The table of the first series of games in ``text`` (a game file of ``game``)
+    with its ``seats``, and how many games the series holds; BadRequest naming what
+    is wrong. Where the file ends on the dice, ``dice`` throw them."""
+    face = registry.get_face(game)
+    try:
+        recorded = next(iter(face.read_each(text)), None)
+    except ParlourError as error:
+        raise BadRequest("bad-file", f"the file cannot be read: {error}") from None
+    if recorded is None:
+        raise BadRequest("bad-file", f"the file holds no {game.title} game")
+    try:
+        series = face.series(recorded.rules)
+    except ValueError as error:
+        raise BadRequest("bad-file", f"the file's rules are not Parlour's: {error}") from None
+    moves = sum(len(opening_of(state)[1]) for state in recorded.games)
+    if moves > MOST_IMPORTED:
+        raise TooLarge("too-large", f"an imported game may have at most {MOST_IMPORTED} moves")
+    options: dict[str, Any] = {"opponent": "local", "imported": True}
+    options["names"] = list(recorded.names)
+    if series.rules:
+        options["rules"] = series.rules
+    start, _ = opening_of(recorded.games[0])
+    if start.to_text() != series.first().to_text():
+        if len(recorded.games) > 1 or game.has_chance:
+            raise BadRequest("bad-file", "a match from a set-up position cannot be imported")
+        options["start"] = start.to_text()
+    table = Table(
+        new_game_id(),
+        game,
+        [Seat(Side(row.side), row.player, row.token_hash) for row in seats],
+        [],
+        "",
+        options,
+    )
+    try:
+        events = replay_record(table.progress, recorded.games)
+    except ParlourError as error:
+        raise BadRequest("bad-file", f"the file's moves do not replay: {error}") from None
+    throw_dice(table.progress, dice, events)  # to play on from where the file ends
+    table.events = events
+    return table, len(recorded.games)

@@ -31,7 +31,7 @@ class Limits:
 
     #: Any request at all (pages, the API, static files).
     requests_per_minute: int = 1200
-    #: New games (``POST /api/games``).
+    #: New games (``POST /api/games``, and games imported from a file).
     games_per_minute: int = 30
     #: The engine's hints (``GET /api/games/{id}/hint``).
     hints_per_minute: int = 60
@@ -90,7 +90,7 @@ class RateBuckets:
 def request_kinds(method: str, path: str) -> list[str]:
     """The kinds of limit a request counts against."""
     kinds = ["requests"]
-    if method == "POST" and path == "/api/games":
+    if method == "POST" and path in ("/api/games", "/api/games/import"):
         kinds.append("games")
     elif method == "POST" and path.startswith("/api/games/") and path.endswith("/analysis"):
         kinds.append("analyses")

@@ -21,15 +21,16 @@ answer to no offer) is a :class:`~parlour.server.errors.Refusal` of its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.analysis.coach import opening_of
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError
 from parlour.core.face import Series
 from parlour.core.protocol import CHANCE, Side, State
-from parlour.server.errors import Conflict, Forbidden
+from parlour.server.errors import BadRequest, Conflict, Forbidden
 from parlour.server.storage import EventRow
 
 #: What a seat may ask for, by the name clients use, and the event kind it records.
@@ -183,3 +184,54 @@ def throw_dice(progress: Progress, dice: Dice, events: list[EventRow]) -> None:
         event = EventRow(progress.version + 1, "throw", state.move_to_text(throw))
         apply(progress, event, throw)
         events.append(event)
+
+
+def replay_record(progress: Progress, games: Sequence[State[Any]]) -> list[EventRow]:
+    """Play ``games`` (a game file's series as its face reads it: each game the state
+    after its last move, ended as the file says) onto ``progress``, from its first
+    position, and return the events that did it: each move or throw of the dice by
+    whoever made it, an ending off the board (the loser's resignation, a claimed or
+    agreed draw), and the next game of a match. BadRequest when the file's games do
+    not follow from the position (the rules' own errors for an illegal move).
+    """
+    events: list[EventRow] = []
+
+    def add(kind: str, payload: str = "", seat: int | None = None, move: Any = None) -> None:
+        event = EventRow(progress.version + 1, kind, payload, seat)
+        apply(progress, event, move)
+        events.append(event)
+
+    for number, game in enumerate(games, start=1):
+        if number > 1:
+            add("next-game", seat=int(Side.FIRST))
+        start, moves = opening_of(game)
+        if start.to_text() != progress.state.to_text():
+            raise BadRequest(
+                "bad-file", f"game {number} of the file does not begin where the series does"
+            )
+        for move in moves:
+            state = progress.state
+            text = state.move_to_text(move)
+            if state.turn is CHANCE:
+                add("throw", text, move=move)
+            else:
+                add("move", text, int(state.turn), move)
+        outcome = game.outcome()
+        if outcome is not None and not progress.state.is_over():
+            if outcome.winner is not None:
+                add("resign", seat=int(outcome.winner.other))
+            elif progress.state.claimable_draw() is not None:
+                add("claim", seat=int(Side.FIRST))
+            else:
+                add("draw-offer", seat=int(Side.FIRST))
+                add("draw-accept", seat=int(Side.SECOND))
+        ended = progress.state.outcome()
+        if (outcome is None) != (ended is None) or (
+            outcome is not None
+            and ended is not None
+            and (outcome.winner, outcome.points) != (ended.winner, ended.points)
+        ):
+            raise BadRequest(
+                "bad-file", f"game {number} of the file ends in a way Parlour cannot replay"
+            )
+    return events

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.core import registry
-from parlour.core.protocol import Game, Side
+from parlour.core.protocol import Game, Side, State
 from parlour.server.errors import BadRequest, NotAuthorized
 from parlour.server.play import Progress, apply
 from parlour.server.seats import token_matches
@@ -53,12 +53,13 @@ class Table:
     ) -> None:
         self.id = game_id
         series = registry.get_face(game).series(options.get("rules"))
+        self.series = series
         self.game = series.game  # with the optional rules the game was created with
         self.seats = seats
         self.created = created
         self.options = options
         self.events: list[EventRow] = []
-        self.progress = Progress(series.first(), series)
+        self.progress = Progress(self.first_position(), series)
         self.lock = asyncio.Lock()
         self.watchers: set[asyncio.Queue[str | None]] = set()
         self.thinking: asyncio.Task[None] | None = None
@@ -67,6 +68,14 @@ class Table:
         for event in events:
             apply(self.progress, event)
             self.events.append(event)
+
+    def first_position(self) -> State[Any]:
+        """Where the game began: the series' first position, or the position set up
+        when the game was created (an imported game from a set-up position)."""
+        start = self.options.get("start")
+        if start is not None:
+            return self.game.state_from_text(start)
+        return self.series.first()
 
     @property
     def version(self) -> int:
@@ -87,7 +96,11 @@ class Table:
     @property
     def player_names(self) -> tuple[str, str]:
         """The players' names as a game file writes them: a person by the side's
-        name, the computer by its level ("Parlour-5")."""
+        name, the computer by its level ("Parlour-5"); an imported game's players
+        by the names in its file."""
+        named = self.options.get("names")
+        if isinstance(named, list) and len(named) == 2:
+            return str(named[0]), str(named[1])
         first, second = (
             self.game.side_name(seat.side) if seat.player == "human" else f"Parlour-{seat.level}"
             for seat in self.seats
@@ -113,8 +126,7 @@ class Table:
                 f"version must be from 0 to the game's version {self.version}",
                 version=self.version,
             )
-        series = self.progress.series
-        progress = Progress(series.first(), series)
+        progress = Progress(self.first_position(), self.progress.series)
         for event in self.events[:version]:
             apply(progress, event)
         return progress

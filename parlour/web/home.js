@@ -26,6 +26,8 @@ export async function showHome() {
     ),
     h("div", { class: "cards" }, cards),
   ];
+  const importable = catalogue.games.filter((/** @type {any} */ game) => game.file_format);
+  if (importable.length) sections.push(importForm(importable));
   if (recent.length) {
     sections.push(h("section", { class: "recent" },
       h("h2", {}, "Your recent games"),
@@ -98,6 +100,62 @@ function gameCard(game) {
     } catch (error) {
       const shown = form.querySelector(".error");
       if (shown) shown.textContent = error instanceof Error ? error.message : String(error);
+    }
+  });
+  return form;
+}
+
+/**
+ * "Import a game": a game file (PGN, PDN, .mat) chosen or pasted becomes a game at
+ * this screen, to look back over, analyse or play on. The server reads and checks
+ * it; the file's extension only preselects the game.
+ * @param {any[]} games  the catalogue's games that have a file format
+ */
+function importForm(games) {
+  const gameSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "game", "data-testid": "import-game" },
+    games.map((game) => h("option", { value: game.name }, `${game.title} (.${game.file_format})`)),
+  ));
+  const text = /** @type {HTMLTextAreaElement} */ (h("textarea", {
+    name: "text", rows: "6", spellcheck: "false", "data-testid": "import-text",
+    placeholder: "Paste a game here, or choose a file",
+    "aria-label": "The game file's text",
+  }));
+  const file = /** @type {HTMLInputElement} */ (h("input", {
+    type: "file", "data-testid": "import-file", "aria-label": "A game file",
+    accept: [...games.map((game) => `.${game.file_format}`), ".txt"].join(","),
+  }));
+  const error = h("p", { class: "error", role: "alert" });
+  file.addEventListener("change", async () => {
+    const chosen = file.files && file.files[0];
+    if (!chosen) return;
+    const extension = chosen.name.split(".").pop()?.toLowerCase();
+    const known = games.find((game) => game.file_format === extension);
+    if (known) gameSelect.value = known.name;
+    text.value = await chosen.text();
+  });
+  const form = h("form", { class: "import", "data-testid": "import-form" },
+    h("h2", {}, "Import a game"),
+    h("p", {}, "A game from a file (or pasted), to look back over, analyse or play on at this screen. From a file of several games, the first is imported."),
+    h("div", { class: "import-row" }, h("label", {}, "Game ", gameSelect), file),
+    text,
+    h("button", { type: "submit", class: "primary", "data-testid": "import-start" }, "Import"),
+    error,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    if (!text.value.trim()) {
+      error.textContent = "Choose a game file or paste one first.";
+      return;
+    }
+    const game = games.find((g) => g.name === gameSelect.value);
+    try {
+      const made = await api("/api/games/import", { method: "POST", body: { game: gameSelect.value, text: text.value } });
+      store.addSeats(made.game.id, made.seats);
+      store.remember(made.game.id, `${game ? game.title : made.game.title} (imported)`);
+      location.hash = `game=${made.game.id}`;
+    } catch (problem) {
+      error.textContent = problem instanceof Error ? problem.message : String(problem);
     }
   });
   return form;

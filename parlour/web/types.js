@@ -68,7 +68,7 @@
  * @property {string[]} side_names
  * @property {boolean} has_chance
  * @property {boolean} has_draws
- * @property {{opponent: string, rules?: Record<string, any>, tutor?: string}} options
+ * @property {{opponent: string, rules?: Record<string, any>, tutor?: string, imported?: boolean, names?: string[]}} options
  * @property {number} version
  * @property {string} status
  * @property {string} position

@@ -5,6 +5,7 @@ what was better, and each side's summary."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -142,3 +143,51 @@ def test_a_backgammon_game_is_analysed_decision_by_decision(page: Page) -> None:
     expect(page.get_by_test_id("summary-0")).to_contain_text("error rate")
     expect(page.get_by_test_id("summary-1")).to_contain_text("error rate")
     shoot(page, "coach-backgammon")
+
+
+#: A game that stops after Black's blunder 3... Nf6 (White mates next move).
+UNFINISHED_PGN = """[White "Ann"]
+[Black "Bob"]
+[Result "*"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 *
+"""
+
+
+def test_a_game_imported_from_a_file_is_analysed_as_far_as_it_goes(
+    page: Page, tmp_path: Path
+) -> None:
+    page.goto("/")
+    form = page.get_by_test_id("import-form")
+    # Nothing chosen: said so, nothing sent.
+    page.get_by_test_id("import-start").click()
+    expect(form.get_by_role("alert")).to_contain_text("Choose a game file")
+    # A bad file: the server's reason, on the form.
+    page.get_by_test_id("import-text").fill("1. e4 e5 2. Ke3 *")
+    page.get_by_test_id("import-start").click()
+    expect(form.get_by_role("alert")).to_contain_text("Ke3")
+    # A file chosen: its extension picks the game.
+    path = tmp_path / "club.pgn"
+    path.write_text(UNFINISHED_PGN)
+    page.get_by_test_id("import-game").select_option("checkers")
+    page.get_by_test_id("import-file").set_input_files(str(path))
+    expect(page.get_by_test_id("import-game")).to_have_value("chess")
+    expect(page.get_by_test_id("import-text")).to_have_value(UNFINISHED_PGN)
+    page.get_by_test_id("import-start").click()
+    expect(page).to_have_url(re.compile(r"#game="))
+    wait_for_version(page, 6)
+    expect(page.get_by_test_id("moves")).to_contain_text("Nf6")
+    # Unfinished, but both seats are this browser's: analysed as far as it goes.
+    analyse = page.get_by_test_id("analyse")
+    expect(analyse).to_have_text("Analyse the game so far")
+    analyse.click()
+    expect(page.get_by_test_id("eval-graph")).to_be_visible(timeout=ANALYSIS_MS)
+    nf6 = page.get_by_test_id("moves").locator(".reviewable", has_text="Nf6")
+    expect(nf6.get_by_test_id("judgement")).to_have_text("??")
+    expect(page.get_by_test_id("summary-1")).to_contain_text("Bob")
+    shoot(page, "coach-imported")
+    # Played on, the game is analysed afresh when asked.
+    page.get_by_test_id("move-input").fill("Qxf7#")
+    page.get_by_test_id("move-input").press("Enter")
+    expect(page.get_by_test_id("ending")).to_contain_text("White wins")
+    expect(page.get_by_test_id("analyse")).to_have_text("Analyse")

@@ -1,9 +1,10 @@
 // @ts-check
-// The coach on the game page: once a game is over, "Analyse" asks the server's coach
-// to judge every move; its findings come in while it works (a progress bar, the
-// judged moves marked in the list), then the evaluation graph (a click goes to that
-// position) and each side's summary. Looking back at a judged move says what was
-// better. The server decides every judgement; the page only shows them.
+// The coach on the game page: once a game is over (at one screen: at any time),
+// "Analyse" asks the server's coach to judge every move; its findings come in while
+// it works (a progress bar, the judged moves marked in the list), then the
+// evaluation graph (a click goes to that position) and each side's summary. Looking
+// back at a judged move says what was better. The server decides every judgement;
+// the page only shows them.
 
 import { api } from "../api.js";
 import { h } from "../dom.js";
@@ -118,12 +119,22 @@ export function marksOf(page) {
 }
 
 /**
+ * Whether the coach may analyse the game now: once it is over, or at any time when
+ * both seats are one person's (a game at one screen, or imported from a file);
+ * during a game between others the analysis would be help.
+ * @param {import("../types.js").Game} game
+ */
+export function analysable(game) {
+  return Boolean(game.outcome) || game.options.opponent === "local";
+}
+
+/**
  * Ask what the coach has of this game (a finished game may have been analysed
  * before); keep asking while it works.
  * @param {GamePage} page
  */
 export async function loadAnalysis(page) {
-  if (!page.state.game.outcome) return;
+  if (!analysable(page.state.game)) return;
   try {
     page.state.coach = await api(`/api/games/${page.gameId}/analysis`);
   } catch {
@@ -177,10 +188,11 @@ function follow(page) {
  */
 export function drawCoach(page, box) {
   const { game, coach } = page.state;
-  box.hidden = !game.outcome;
-  if (!game.outcome) return;
+  box.hidden = !analysable(game);
+  if (box.hidden) return;
   if (!coach || coach.status === "none" || coach.status === "failed") {
-    const button = h("button", { type: "button", "data-testid": "analyse", onclick: () => analyse(page) }, "Analyse");
+    const label = game.outcome ? "Analyse" : "Analyse the game so far";
+    const button = h("button", { type: "button", "data-testid": "analyse", onclick: () => analyse(page) }, label);
     if (coach && coach.error) box.replaceChildren(button, h("p", { class: "error" }, coach.error));
     else box.replaceChildren(button);
     return;
@@ -341,7 +353,9 @@ function summaryLines(result) {
     const score = s.accuracy !== null && s.accuracy !== undefined
       ? `accuracy ${Math.round(s.accuracy)} %`
       : `error rate ${s.error_rate.toFixed(1)} (${s.rating})`;
-    return h("p", { class: "summary", "data-testid": `summary-${s.side}` }, `${sideName}: ${score}; ${counts}`);
+    // A player's own name (an imported game's, the computer's level) beside the side's.
+    const who = s.name && s.name !== sideName ? `${sideName} (${s.name})` : sideName;
+    return h("p", { class: "summary", "data-testid": `summary-${s.side}` }, `${who}: ${score}; ${counts}`);
   });
 }
 
