@@ -1,12 +1,14 @@
 """The backgammon coach against GNU Backgammon's own analysis: the plays gnubg
 calls bad or very bad are found, and the coach's very bad plays are mostly bad to
-gnubg too.
+gnubg too; in a match, the cube errors gnubg sees are found.
 
 Three money games are played by the beginner level (level 1 adds a large error to
-every judgement, so the games are full of mistakes of every size), written as .mat
-files, and analysed twice: by GNU Backgammon (Debian's ``gnubg``, test-only:
-``import mat`` and ``analyse match`` at 2-ply through its embedded Python) and by the
-coach. Each play's equity lost against the best play is compared.
+every judgement, so the games are full of mistakes of every size), and 7-point
+matches by the beginner (who never doubles) against level 3 (who doubles when its
+judgement says so), written as .mat files, and analysed twice: by GNU Backgammon
+(Debian's ``gnubg``, test-only: ``import mat`` and ``analyse match`` at 2-ply
+through its embedded Python; its cube verdicts by ``cfevaluate`` at 2-ply) and by
+the coach. Each play's and each cube decision's equity lost is compared.
 
 The coach is only as good as its engine: its network scores -0.25 points a game
 against gnubg's at 0-ply (docs/benchmarks.md), so some disagreement is expected;
@@ -22,13 +24,20 @@ from pathlib import Path
 
 import pytest
 
-from parlour.analysis.coach import MoveReview, analyse_game
-from parlour.core.protocol import CHANCE
+from parlour.analysis.coach import MoveReview, analyse_game, opening_of
+from parlour.backgammon.rules import BackgammonState
+from parlour.core.protocol import CHANCE, Side
 from parlour.core.registry import get_engine, get_face, get_game
 from parlour.tui.session import Options, Session
+from tests.backgammon.gnubg_cube import gnubg_verdicts
 
 GNUBG = "/usr/games/gnubg"
 SEEDS = (11, 12, 13)
+#: The match whose plays are compared with the money games'.
+MATCH_SEED = 21
+MATCH_LENGTH = 7
+#: The matches whose cube decisions are compared.
+CUBE_SEEDS = (21, 22, 23, 24, 25, 26)
 #: GNU Backgammon's thresholds: a play is bad from 0.08, very bad from 0.16, and
 #: doubtful from 0.04.
 BAD, VERY_BAD, DOUBTFUL = 0.08, 0.16, 0.04
@@ -43,17 +52,18 @@ for path in {paths!r}:
     gnubg.command("set analysis chequerplay evaluation plies 2")
     gnubg.command("set analysis cubedecision evaluation plies 2")
     gnubg.command("analyse match")
-    plays = []
-    for record in gnubg.match(analysis=1)["games"][0]["game"]:
-        if record.get("action") != "move":
-            continue
-        analysis = record.get("analysis", {{}})
-        loss = None
-        if "moves" in analysis and analysis.get("imove") is not None:
-            moves = analysis["moves"]
-            loss = moves[0]["score"] - moves[analysis["imove"]]["score"]
-        plays.append([sorted(record["dice"]), loss])
-    found.append(plays)
+    for game in gnubg.match(analysis=1)["games"]:
+        plays = []
+        for record in game["game"]:
+            if record.get("action") != "move":
+                continue
+            analysis = record.get("analysis", {{}})
+            loss = None
+            if "moves" in analysis and analysis.get("imove") is not None:
+                moves = analysis["moves"]
+                loss = moves[0]["score"] - moves[analysis["imove"]]["score"]
+            plays.append([sorted(record["dice"]), loss])
+        found.append(plays)
 json.dump(found, open({out!r}, "w"))
 """
 
@@ -69,6 +79,29 @@ def beginner_game(seed: int, path: Path) -> None:
         else:
             session.push(engine.choose_move(session.state, level=1, rng=rng))
     written = get_face("backgammon").export([session.state], ("Ann", "Ben"))
+    assert written is not None
+    path.write_text(written.text)
+
+
+def beginner_match(seed: int, path: Path, length: int = MATCH_LENGTH) -> None:
+    """A match, the beginner (never doubling) against level 3, as .mat."""
+    session = Session(get_game("backgammon"), Options(seed=seed, rules={"match_length": length}))
+    engine = get_engine("backgammon")
+    rng = random.Random(seed)
+    while True:
+        state = session.state
+        if state.is_over():
+            following = session.next_game()
+            if following is None:
+                break
+            session.start_next_game(following)
+        elif state.turn is CHANCE:
+            session.throw_dice()
+        else:
+            level = 1 if state.turn == Side.FIRST else 3
+            session.push(engine.choose_move(state, level=level, rng=rng))
+    states = [*session.earlier_states, session.state]
+    written = get_face("backgammon").export(states, ("Ann", "Ben"))
     assert written is not None
     path.write_text(written.text)
 
@@ -98,17 +131,55 @@ def compared(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[float, Move
     paths = [folder / f"game{seed}.mat" for seed in SEEDS]
     for seed, path in zip(SEEDS, paths, strict=True):
         beginner_game(seed, path)
-    theirs = gnubg_losses(paths, folder)
+    match_path = folder / "match.mat"
+    beginner_match(MATCH_SEED, match_path)
+    paths.append(match_path)
+    theirs = iter(gnubg_losses(paths, folder))
     rows = []
-    for path, their_plays in zip(paths, theirs, strict=True):
+    for path in paths:
         (recorded,) = get_face("backgammon").read_games(path.read_text())
-        review = analyse_game(recorded.games[0])
-        plays = [move for move in review.moves if move.kind == "move"]
-        assert len(plays) == len(their_plays)
-        for play, (_, loss) in zip(plays, their_plays, strict=True):
-            if loss is not None and not play.forced:
-                rows.append((loss, play))
-    assert len(rows) >= 120
+        for game in recorded.games:
+            review = analyse_game(game)
+            plays = [move for move in review.moves if move.kind == "move"]
+            their_plays = next(theirs)
+            assert len(plays) == len(their_plays)
+            for play, (_, loss) in zip(plays, their_plays, strict=True):
+                if loss is not None and not play.forced:
+                    rows.append((loss, play))
+    assert len(rows) >= 150
+    return rows
+
+
+@pytest.fixture(scope="module")
+def cube_compared(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[float, MoveReview]]:
+    """(gnubg's equity lost, the coach's review) for every cube decision of the match:
+    each roll or double where a double was possible, and each answer to a double."""
+    folder = tmp_path_factory.mktemp("match")
+    games = []
+    for seed in CUBE_SEEDS:
+        path = folder / f"match{seed}.mat"
+        beginner_match(seed, path)
+        (recorded,) = get_face("backgammon").read_games(path.read_text())
+        games.extend(recorded.games)
+    decisions: list[tuple[BackgammonState, MoveReview, str]] = []
+    for game in games:
+        reviews = {review.ply: review for review in analyse_game(game).moves}
+        state, moves = opening_of(game)
+        for ply, move in enumerate(moves, start=1):
+            review = reviews.get(ply)
+            if review is not None and review.kind != "move":
+                asked = state.copy()
+                if review.kind != "double":  # an answer: judged from the doubler's roll
+                    asked.pop()
+                decisions.append((asked, review, review.kind))
+            state.push(move)
+    verdicts, _, _ = gnubg_verdicts([asked for asked, _, _ in decisions], folder, plies=2)
+    rows = []
+    for (_, review, kind), verdict in zip(decisions, verdicts, strict=True):
+        if kind == "double":
+            rows.append((verdict.double_loss(review.move == "double"), review))
+        else:
+            rows.append((verdict.take_loss(kind == "take"), review))
     return rows
 
 
@@ -138,3 +209,25 @@ def test_the_coachs_very_bad_plays_are_errors_to_gnubg(
     print(f"the coach's very bad plays {len(very_bad)}; fine to gnubg: {fine}")
     assert len(very_bad) >= 20
     assert len(fine) <= 0.2 * len(very_bad), fine
+
+
+def test_the_cube_errors_gnubg_sees_in_a_match_are_found(
+    cube_compared: list[tuple[float, MoveReview]],
+) -> None:
+    errors = [(loss, review) for loss, review in cube_compared if loss >= BAD]
+    found = [review for _, review in errors if review.loss >= DOUBTFUL]
+    called = [(loss, review) for loss, review in cube_compared if review.loss >= BAD]
+    wrongly = [(round(loss, 3), review.move) for loss, review in called if loss < DOUBTFUL / 2]
+    print(
+        f"cube decisions {len(cube_compared)}; gnubg's bad or worse {len(errors)}, "
+        f"found {len(found)}; the coach's bad or worse {len(called)}, fine to gnubg {wrongly}"
+    )
+    assert len(cube_compared) >= 30
+    assert len(errors) >= 3
+    # What the coach calls a cube error, gnubg does too...
+    assert called and len(wrongly) <= 0.2 * len(called)
+    # ...but it finds only some of gnubg's (1 of 5 here): where it misses, its
+    # network sees a third of the gammons gnubg's does (0.04 against 0.13), and the
+    # cube decision follows the chances. The cube arithmetic alone, given gnubg's
+    # chances, makes gnubg's decisions (tests/backgammon/test_cube_oracle.py).
+    assert found

@@ -184,7 +184,9 @@ def test_match_equity_table_is_symmetric_and_monotone() -> None:
             assert match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0)
             assert match_equity(a, b) >= match_equity(a + 1, b)
             assert match_equity(a, b) <= match_equity(a, b + 1)
-    assert match_equity(2, 1, post_crawford=True) == pytest.approx(0.5)
+    # After the Crawford game the trailer needing two is a little under even: the
+    # leader's free drop (gnubg's own table is checked in test_cube_oracle).
+    assert 0.47 < match_equity(2, 1, post_crawford=True) < 0.5
 
 
 def test_post_crawford_trailer_doubles_and_crawford_leader_never_drops_at_even_chances() -> None:
@@ -295,7 +297,9 @@ def test_the_game_offers_its_engine_and_cube_advice_in_hints() -> None:
 
 def test_a_position_too_good_to_double_is_played_on_for_the_gammon() -> None:
     crushing = Chances(0.97, 0.80, 0.05, 0.0, 0.0)
-    assert money_equity(crushing, "centred") == pytest.approx(crushing.equity)
+    # Worth about its gammonish cubeless equity (a little more: the cube held back
+    # may yet cash if the game turns).
+    assert money_equity(crushing, "centred") == pytest.approx(crushing.equity, abs=0.03)
     assert money_equity(crushing, "me") > 1.5
     decision = money_cube_decision(crushing, cube_centred=True)
     assert decision.words() == "no double, pass"  # too good: the opponent would pass
