@@ -493,7 +493,35 @@ class Hall:
             await self._commit(table, progress, events)
             table.publish(update_message(table, events))
         await self._announce(table, events)
+        if kind == "draw-offer":
+            self._computer_answers_draw(table, side.other)
         self._computer_turn(table)
+
+    def _computer_answers_draw(self, table: Table, side: Side) -> None:
+        """If the seat ``side`` offered a draw to is the computer's, let it answer."""
+        seat = table.seats[int(side)]
+        if seat.player != "computer":
+            return
+        task = asyncio.get_running_loop().create_task(self._answer_draw(table, seat))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer_draw(self, table: Table, seat: Seat) -> None:
+        """The computer accepts a draw when it judges itself no better than even
+        (the engine's own winning chances, in a worker), declines it otherwise. A
+        move made meanwhile (its own, or a resignation) has answered already."""
+        version = table.version
+        position = table.progress.state.to_text()
+        try:
+            accept = await self._in_worker(players.draw_answer, table, position, int(seat.side))
+            action = "accept-draw" if accept else "decline-draw"
+            await self.act_as(table, seat.side, action, version, None)
+        except Refusal:
+            return  # the game moved on, and the offer with it
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer could not answer a draw offer in game %s", table.id)
 
     async def _commit(
         self,

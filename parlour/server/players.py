@@ -128,6 +128,35 @@ def hint(
     }
 
 
+#: How long the computer looks before answering a draw offer (seconds).
+DRAW_THINKING = 0.3
+#: The computer accepts a draw when its winning chances (from -1, lost, to +1, won)
+#: are at most this: when it is no better than even.
+DRAW_ACCEPTED_BELOW = 0.0
+
+
+def draw_answer(
+    game_target: registry.GameEntry,
+    game_name: str,
+    rules: dict[str, Any],
+    position: str,
+    side: int,
+) -> bool:
+    """Whether the computer playing ``side`` accepts a draw in ``position``: when its
+    winning chances there are no better than even (runs in a worker process)."""
+    state = game_under(game_target, game_name, rules).state_from_text(position)
+    engine = _engine(game_name)
+    if engine is None:
+        return False
+    found = engine.analyse(state, seconds=DRAW_THINKING)
+    if found is None:
+        return False
+    chances = engine.winning_chances(found.score)
+    if found.side != side:
+        chances = -chances
+    return chances <= DRAW_ACCEPTED_BELOW
+
+
 #: Where an analysing worker tells the server what it has found so far (set in the
 #: worker by :func:`start_analyst`): (job key, message) pairs.
 _heard: Any = None

@@ -90,6 +90,10 @@ function gameCard(game) {
     // Between friends apart the tutor is a rule of the game, seen by both.
     if (coached && choice === "friend" && tutorSelect.value) body.tutor = tutorSelect.value;
     if (rules) body.rules = rules.read();
+    // One game per click: a second click while the first is on its way does nothing.
+    const start = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
+    if (start.disabled) return;
+    start.disabled = true;
     try {
       const made = await api("/api/games", { method: "POST", body });
       store.addSeats(made.game.id, made.seats);
@@ -100,6 +104,8 @@ function gameCard(game) {
     } catch (error) {
       const shown = form.querySelector(".error");
       if (shown) shown.textContent = error instanceof Error ? error.message : String(error);
+    } finally {
+      start.disabled = false;
     }
   });
   return form;
@@ -149,6 +155,9 @@ function importForm(games) {
       return;
     }
     const game = games.find((g) => g.name === gameSelect.value);
+    const start = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
+    if (start.disabled) return;
+    start.disabled = true;
     try {
       const made = await api("/api/games/import", { method: "POST", body: { game: gameSelect.value, text: text.value } });
       store.addSeats(made.game.id, made.seats);
@@ -156,6 +165,8 @@ function importForm(games) {
       location.hash = `game=${made.game.id}`;
     } catch (problem) {
       error.textContent = problem instanceof Error ? problem.message : String(problem);
+    } finally {
+      start.disabled = false;
     }
   });
   return form;

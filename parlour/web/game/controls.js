@@ -36,13 +36,16 @@ export function outcomeText(game) {
  */
 export function statusText(page) {
   const g = page.state.game;
-  const who = g.turn === "chance" ? "The dice are rolling" : `${g.side_names[Number(g.turn)]} to play`;
+  let who = g.turn === "chance" ? "The dice are rolling" : `${g.side_names[Number(g.turn)]} to play`;
+  if (g.board && g.board.check) who += ", in check";
   const seat = typeof g.turn === "number" ? g.seats[g.turn] : null;
   let whose = "";
   if (seat && seat.player === "computer") whose = " (the computer is thinking…)";
   else if (seat && typeof g.turn === "number" && page.mayAct(g.turn)) whose = page.mySides.length === 2 ? "" : " (you)";
-  else if (seat && !seat.taken) whose = " (waiting for your friend to join)";
-  else if (seat) whose = " (your opponent)";
+  else if (seat && !seat.taken) whose = " (waiting for a friend to join)";
+  else if (seat && page.mySides.length) whose = " (your opponent)";
+  // Someone with no seat here is told so: they may watch, not play.
+  if (!page.mySides.length) whose += " — you are watching this game";
   return who + whose;
 }
 
@@ -104,7 +107,9 @@ function turnButtons(page) {
   }
   if (g.page.notice) page.say(g.page.notice, "hint");
   if (turn) {
-    buttons.push(button("Undo", "bg-undo", async () => { page.state.steps.pop(); await loadTurn(page); page.draw(); }));
+    if (page.state.steps.length) {
+      buttons.push(button("Undo", "bg-undo", async () => { page.state.steps.pop(); await loadTurn(page); page.draw(); }));
+    }
     const label = turn.complete ? (turn.play === "no move" ? "No move: pass" : `Confirm ${turn.play}`) : "Confirm";
     const confirm = button(label, "bg-confirm", () => page.act("move", turn.play), "primary");
     confirm.toggleAttribute("disabled", !turn.complete);
@@ -125,8 +130,12 @@ function drawButtons(page, myTurn) {
   if (g.draw_offer !== null && page.mySides.some((s) => s !== g.draw_offer)) {
     buttons.push(button("Accept the draw", "accept-draw", () => page.act("accept-draw")), button("Decline", "decline-draw", () => page.act("decline-draw")));
     page.say(`${g.side_names[g.draw_offer]} offers a draw.`, "hint");
-  } else if (g.draw_offer === null && myTurn) {
+  } else if (g.draw_offer === null) {
+    // An offer may be made at any time (as on lichess); it stands until answered
+    // or until the opponent moves instead.
     buttons.push(button("Offer a draw", "offer-draw", () => page.act("offer-draw")));
+  } else if (page.mySides.length === 1 && g.draw_offer === page.mySides[0]) {
+    page.say("You offered a draw: waiting for the answer.", "hint");
   }
   if (g.claimable_draw && myTurn) buttons.push(button(`Claim a draw (${g.claimable_draw})`, "claim-draw", () => page.act("claim-draw")));
   return buttons;
@@ -184,6 +193,20 @@ async function askHint(page) {
  * @param {GamePage} page
  */
 async function playAgain(page) {
+  if (page.state.acting) return; // a double click makes one game
+  page.state.acting = true;
+  try {
+    await createLike(page);
+  } finally {
+    page.state.acting = false;
+  }
+}
+
+/**
+ * Create the game "Play again" asks for.
+ * @param {GamePage} page
+ */
+async function createLike(page) {
   const g = page.state.game;
   const computer = g.seats.find((seat) => seat.player === "computer");
   /** @type {Record<string, any>} */

@@ -28,6 +28,7 @@ import { loadTurn } from "./turn.js";
  * @property {any} hint
  * @property {any} review  the earlier position being looked at, from the server
  * @property {any} coach  the coach's analysis of the finished game, from the server
+ * @property {boolean} acting  an action is on its way to the server
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
@@ -160,7 +161,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -232,22 +233,36 @@ async function act(page, action, move) {
     page.say("You are watching this game.", "warn");
     return;
   }
-  if (action === "move" && move !== undefined && !(await tutorAllows(page, move))) {
-    page.draw();
-    return;
-  }
-  /** @type {Record<string, any>} */
-  const body = { action, version: page.state.game.version };
-  if (move !== undefined) body.move = move;
+  // One action at a time: a second click while the first is on its way (a double
+  // click) would be sent for a position that is about to change.
+  if (page.state.acting) return;
+  page.state.acting = true;
   try {
-    const updated = await api(`/api/games/${page.gameId}/actions`, { method: "POST", body, token });
-    page.say("");
-    page.state.hint = null;
-    await page.adopt(updated);
-  } catch (error) {
-    page.say(error instanceof Error ? error.message : String(error), "error");
-    if (error instanceof ApiError && error.status === 409) await page.adopt(await api(`/api/games/${page.gameId}`));
-    else page.draw();
+    if (action === "move" && move !== undefined && !(await tutorAllows(page, move))) {
+      page.draw();
+      return;
+    }
+    /** @type {Record<string, any>} */
+    const body = { action, version: page.state.game.version };
+    if (move !== undefined) body.move = move;
+    try {
+      const updated = await api(`/api/games/${page.gameId}/actions`, { method: "POST", body, token });
+      page.say(action === "offer-draw" ? "You offered a draw: waiting for the answer." : "", "hint");
+      page.state.hint = null;
+      await page.adopt(updated);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // The game moved on before this reached the server (the opponent's move,
+        // the computer's): nothing was done; show the game as it now stands.
+        page.say("The game had moved on before that arrived: nothing was played. Here it is as it stands.", "warn");
+        await page.adopt(await api(`/api/games/${page.gameId}`));
+      } else {
+        page.say(error instanceof Error ? error.message : String(error), "error");
+        page.draw();
+      }
+    }
+  } finally {
+    page.state.acting = false;
   }
 }
 
@@ -260,6 +275,10 @@ async function adopt(page, updated) {
   const state = page.state;
   if (updated.version < state.game.version) return;
   const changed = updated.version !== state.game.version;
+  const offered = state.game.draw_offer;
+  // Our offer gone, the game going on: the opponent declined it (or moved instead).
+  const mine = page.mySides.length === 1 && page.mySides[0] === offered;
+  if (mine && updated.draw_offer === null && !updated.outcome) page.say("Your draw offer was declined.", "warn");
   state.game = updated;
   if (changed) {
     state.steps = [];

@@ -1,0 +1,104 @@
+"""Defects a new player met (issue 18), each fixed and kept fixed: a double click
+makes one game and one action, a watcher is told so, the status says check, Undo
+only when there is something to undo, draw offers said to be sent and declined, the
+computer answers a draw offer."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, Request, expect
+
+from tests.web.helpers import (
+    backgammon_turn,
+    join,
+    point_area,
+    settle,
+    start_game,
+    version,
+    wait_for_version,
+)
+
+
+def test_a_double_click_on_play_makes_one_game(page: Page) -> None:
+    created: list[str] = []
+
+    def count(request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/games"):
+            created.append(request.url)
+
+    page.on("request", count)
+    page.goto("/")
+    page.get_by_test_id("chess-opponent-local").check()
+    page.get_by_test_id("chess-start").dblclick()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    assert len(created) == 1
+
+
+def test_a_double_click_on_roll_rolls_once_and_speaks_no_versions(page: Page) -> None:
+    start_game(page, "backgammon", "local")
+    # Nothing entered yet: no Undo to offer; a checker moved: Undo.
+    expect(page.get_by_test_id("bg-undo")).to_have_count(0)
+    backgammon_turn(page)  # the opening throw's play; the other side is to roll
+    expect(page.get_by_test_id("bg-roll")).to_be_visible()
+    before = version(page)
+    page.get_by_test_id("bg-roll").dblclick()
+    wait_for_version(page, before + 2)
+    page.wait_for_timeout(300)
+    settle(page)
+    assert version(page) == before + 2  # the roll and its throw, once
+    expect(page.get_by_test_id("message")).not_to_contain_text("version")
+    board = page.locator("#board")
+    where = (board.get_attribute("data-sources") or "").split(",")[0]
+    point_area(page, where)  # the checker picked up: its destinations marked
+    page.wait_for_function(
+        "() => document.querySelector('#board').dataset.steps !== '0'"
+        " || document.querySelector('#board .dest-area')"
+    )
+    if board.get_attribute("data-steps") == "0":
+        point_area(page, page.locator("#board .dest-area").first.get_attribute("data-dest") or "")
+    expect(board).not_to_have_attribute("data-steps", "0")
+    settle(page)
+    expect(page.get_by_test_id("bg-undo")).to_be_visible()
+
+
+def test_a_watcher_is_told_so_and_check_is_said(page: Page) -> None:
+    start_game(page, "chess", "local")
+    field = page.get_by_test_id("move-input")
+    for number, move in enumerate(("e4", "f5", "Qh5+"), start=1):
+        field.fill(move)
+        field.press("Enter")
+        wait_for_version(page, number)
+    expect(page.get_by_test_id("status")).to_contain_text("Black to play, in check")
+    watcher = page.context.browser.new_context(base_url=page.url.split("#")[0])  # type: ignore[union-attr]
+    try:
+        other = watcher.new_page()
+        other.goto(page.url)
+        expect(other.get_by_test_id("status")).to_contain_text("you are watching this game")
+        expect(other.get_by_test_id("status")).not_to_contain_text("your opponent")
+        expect(other.get_by_test_id("resign")).to_have_count(0)
+    finally:
+        watcher.close()
+
+
+def test_a_draw_offer_is_said_to_be_sent_and_declined(two_pages: tuple[Page, Page]) -> None:
+    first, second = two_pages
+    start_game(first, "chess", "friend")
+    join(first, second)
+    # Offered on the opponent's turn too, and said to be waiting.
+    first.get_by_test_id("move-input").fill("e4")
+    first.get_by_test_id("move-input").press("Enter")
+    wait_for_version(first, 2)
+    first.get_by_test_id("offer-draw").click()
+    settle(first)
+    expect(first.get_by_test_id("message")).to_contain_text("You offered a draw")
+    expect(second.get_by_test_id("decline-draw")).to_be_visible()
+    second.get_by_test_id("decline-draw").click()
+    expect(first.get_by_test_id("message")).to_contain_text("Your draw offer was declined")
+
+
+def test_the_computer_answers_a_draw_offer(page: Page) -> None:
+    # At the start White has the move's small edge: the computer, Black, is no
+    # better than even, and takes the draw.
+    start_game(page, "chess", "computer")
+    page.get_by_test_id("offer-draw").click()
+    expect(page.get_by_test_id("ending")).to_contain_text("Draw by agreement", timeout=20_000)
