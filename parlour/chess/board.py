@@ -700,10 +700,12 @@ class ChessBoard:
         name = KIND_NAMES[kind]
         if fr == to:
             return IllegalMoveError("a move must leave its square", rule="piece-movement")
-        if target & color:
-            return IllegalMoveError("you cannot capture your own piece", rule="own-piece")
+        # Castling first: O-O with the knight still home is blocked castling, not a
+        # capture of one's own knight.
         if kind == KING and to - fr in (2, -2) and fr == (E1 if color == WHITE else E8):
             return self._explain_castling(fr, to)
+        if target & color:
+            return IllegalMoveError("you cannot capture your own piece", rule="own-piece")
         problem = self._geometry_problem(fr, to, kind)
         if problem is not None:
             return problem

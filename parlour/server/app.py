@@ -423,7 +423,9 @@ async def game_export(request: Request) -> Response:
     except ParlourError as error:
         raise RulesRefuse("no-export", str(error)) from None
     assert written is not None
-    filename = f"parlour-{table.game.name}-{table.id}.{written.suffix}"
+    # The day the game began first, so that a folder of downloads sorts by date.
+    day = table.created[:10] if table.created else "undated"
+    filename = f"parlour-{table.game.name}-{day}-{table.id}.{written.suffix}"
     return Response(
         written.text,
         media_type="text/plain; charset=utf-8",

@@ -248,6 +248,14 @@ function rulesForm(gameName, choices) {
 export async function joinFromLink(value) {
   const main = mainArea();
   const dot = value.indexOf(".");
+  if (dot <= 0 || dot === value.length - 1) {
+    // A link cut short (copied in part): say so rather than guess at the game.
+    main.replaceChildren(
+      h("p", { class: "error", "data-testid": "join-error" }, "This invitation link is incomplete: it ends #join= then the game's code, a dot and the invitation's code. Ask your friend to send it again."),
+      h("p", {}, h("a", { href: "#" }, "Start a new game"), "."),
+    );
+    return;
+  }
   const gameId = value.slice(0, dot);
   const invite = value.slice(dot + 1);
   main.replaceChildren(h("p", {}, "Joining the game…"));
@@ -262,7 +270,7 @@ export async function joinFromLink(value) {
     location.replace(`#game=${gameId}`);
   } catch (error) {
     main.replaceChildren(
-      h("p", { class: "error" }, `This invitation cannot be used: ${error instanceof Error ? error.message : error}.`),
+      h("p", { class: "error", "data-testid": "join-error" }, `This invitation cannot be used: ${error instanceof Error ? error.message : error}.`),
       h("p", {}, h("a", { href: `#game=${gameId}` }, "Watch the game"), " or ", h("a", { href: "#" }, "start a new one"), "."),
     );
   }

@@ -133,6 +133,13 @@ ILLEGAL = [
     ("4k3/8/8/8/8/8/4r3/4K2R w K - 0 1", "e1g1", "castling-check", "castling out of check"),
     ("4k3/8/8/8/8/8/6r1/4K2R w K - 0 1", "e1g1", "king-in-check", "your king would be in check"),
     ("4k3/8/8/8/8/8/8/4KN1R w K - 0 1", "e1g1", "castling-blocked", "square between king"),
+    # O-O from the start: the knight on g1 blocks castling (not "your own piece")
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "e1g1",
+        "castling-blocked",
+        "between",
+    ),
     ("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "e1g1", "castling-rights", "no castling kingside"),
     ("4k3/8/8/8/8/8/7P/4K3 w - - 0 1", "e1g1", "castling-rights", "no castling kingside"),
     ("4k3/8/8/8/8/8/7P/4K3 w - - 0 1", "e1e3", "piece-movement", "a king cannot move like that"),

@@ -66,6 +66,9 @@ def test_chess_board_data_export_and_illegal_move(tmp_path: Path) -> None:
         exported = client.get(f"/api/games/{game_id}/export")
         assert exported.status_code == 200
         assert "attachment" in exported.headers["content-disposition"]
+        day = game["created"][:10]  # the game's date names the file
+        disposition = exported.headers["content-disposition"]
+        assert f'filename="parlour-chess-{day}-{game_id}.pgn"' in disposition
     import io
 
     # python-chess, an independent reader, replays the file to the same mate.

@@ -102,3 +102,37 @@ def test_the_computer_answers_a_draw_offer(page: Page) -> None:
     start_game(page, "chess", "computer")
     page.get_by_test_id("offer-draw").click()
     expect(page.get_by_test_id("ending")).to_contain_text("Draw by agreement", timeout=20_000)
+
+
+def test_a_cut_invitation_link_is_said_to_be_incomplete(page: Page) -> None:
+    page.goto("/#join=AbCdEfGhIjKl")
+    error = page.get_by_test_id("join-error")
+    expect(error).to_contain_text("incomplete")
+    expect(page.locator("a[href^='#game=']")).to_have_count(0)  # no guessed game
+    page.goto("/#join=AbCdEfGhIjKl.wrongcode")
+    expect(page.get_by_test_id("join-error")).to_contain_text("cannot be used")
+    expect(page.locator("a[href='#game=AbCdEfGhIjKl']")).to_have_count(1)  # every letter
+
+
+def test_castling_through_ones_own_knight_is_explained_as_castling(page: Page) -> None:
+    start_game(page, "chess", "local")
+    field = page.get_by_test_id("move-input")
+    field.fill("O-O")
+    field.press("Enter")
+    expect(page.get_by_test_id("message")).to_contain_text("castling needs every square")
+    expect(page.get_by_test_id("message")).not_to_contain_text("your own piece")
+
+
+def test_a_click_on_the_board_while_looking_back_says_why_nothing_moves(page: Page) -> None:
+    start_game(page, "chess", "local")
+    field = page.get_by_test_id("move-input")
+    for number, move in enumerate(("e4", "e5"), start=1):
+        field.fill(move)
+        field.press("Enter")
+        wait_for_version(page, number)
+    page.get_by_test_id("moves").locator(".reviewable", has_text="e4").first.click()
+    expect(page.get_by_test_id("review")).to_be_visible()
+    page.locator('#board [data-square="d2"]').click()
+    expect(page.get_by_test_id("message")).to_contain_text("looking back")
+    page.get_by_test_id("review-back").click()
+    expect(page.get_by_test_id("review")).to_be_hidden()

@@ -92,6 +92,15 @@ export function drawBoard(page, box) {
     box.replaceChildren(render ? render(g, ctx) : h("pre", {}, g.position));
   }
   box.classList.toggle("reviewing", Boolean(state.review));
+  if (!box.dataset.guarded) {
+    // While looking back, a click on the board plays nothing: say why, once per click.
+    box.addEventListener("click", (event) => {
+      if (!page.state.review) return;
+      event.stopPropagation();
+      page.say("You are looking back at an earlier position: press Escape or \"Back to the game\" to play on.", "warn");
+    }, true);
+    box.dataset.guarded = "1";
+  }
   box.dataset.version = String(g.version);
   box.dataset.turn = String(g.turn);
   box.dataset.steps = String(state.steps.length);
