@@ -39,7 +39,13 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   setBusy(1);
   try {
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch {
+      // No answer at all (the network, or the server, is down): say so plainly.
+      throw new ApiError("The server cannot be reached: check the connection and try again.", 0, { error: "unreachable" });
+    }
     const data = await response.json().catch(() => ({ error: "bad-answer", detail: "the server's answer was not JSON" }));
     if (!response.ok) throw new ApiError(data.detail || `the server refused (${response.status})`, response.status, data);
     return data;

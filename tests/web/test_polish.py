@@ -136,3 +136,24 @@ def test_a_click_on_the_board_while_looking_back_says_why_nothing_moves(page: Pa
     expect(page.get_by_test_id("message")).to_contain_text("looking back")
     page.get_by_test_id("review-back").click()
     expect(page.get_by_test_id("review")).to_be_hidden()
+
+
+def test_the_connection_is_always_shown_and_moves_wait_for_it(page: Page) -> None:
+    start_game(page, "chess", "local")
+    connection = page.get_by_test_id("connection")
+    expect(connection).to_have_attribute("data-status", "connected")
+    expect(connection).to_have_text("Connected")
+    page.context.set_offline(True)
+    expect(connection).to_have_attribute("data-status", "offline")
+    expect(connection).to_contain_text("Offline")
+    # Nothing can be sent meanwhile, and the page says so rather than waiting.
+    expect(page.get_by_test_id("move-input")).to_be_disabled()
+    expect(page.get_by_test_id("resign")).to_be_disabled()
+    page.context.set_offline(False)
+    expect(connection).to_have_attribute("data-status", "connected", timeout=15_000)
+    expect(page.get_by_test_id("message")).to_contain_text("Connected again")
+    field = page.get_by_test_id("move-input")
+    expect(field).to_be_enabled()
+    field.fill("e4")
+    field.press("Enter")
+    wait_for_version(page, 1)

@@ -29,6 +29,7 @@ import { loadTurn } from "./turn.js";
  * @property {any} review  the earlier position being looked at, from the server
  * @property {any} coach  the coach's analysis of the finished game, from the server
  * @property {boolean} acting  an action is on its way to the server
+ * @property {import("./live.js").Connection} connection  the live connection
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
@@ -50,6 +51,8 @@ import { loadTurn } from "./turn.js";
  * @property {(prompt: string, items: {label: string, value: string, testid: string}[]) => Promise<string>} ask
  *   a question answered by one of the buttons (the tutor's)
  * @property {string} tutor  the tutor's threshold ("" for none)
+ * @property {(connection: import("./live.js").Connection) => void} connected
+ *   how the live connection stands now
  */
 
 /**
@@ -96,7 +99,42 @@ function layout(game) {
     tutorBox: h("div", { id: "tutor", class: "choices tutor", "data-testid": "tutor", role: "alertdialog", hidden: true }),
     reviewBar: h("div", { id: "review", class: "review", "data-testid": "review", hidden: true }),
     inviteBox: h("div", { id: "invite", class: "invite", hidden: true }),
+    connection: h("p", { id: "connection", class: "connection", "data-testid": "connection", role: "status" }),
   };
+}
+
+/** What each state of the connection is called on the page. */
+const CONNECTION_WORDS = {
+  connecting: () => "Connecting…",
+  connected: () => "Connected",
+  reconnecting: (/** @type {number} */ seconds) => `Connection lost: trying again in ${seconds} s…`,
+  offline: () => "Offline: this device has no network. Moves wait until it is back.",
+};
+
+/**
+ * Show how the connection stands; while it is down, the page's buttons and the
+ * typed move are disabled (what is sent would be lost).
+ * @param {GamePage} page
+ * @param {ReturnType<typeof layout>} parts
+ * @param {HTMLElement} typed
+ */
+function drawConnection(page, parts, typed) {
+  const { status, seconds } = page.state.connection;
+  const words = CONNECTION_WORDS[/** @type {keyof typeof CONNECTION_WORDS} */ (status)] || CONNECTION_WORDS.connecting;
+  parts.connection.textContent = words(seconds);
+  parts.connection.className = `connection ${status}`;
+  parts.connection.dataset.status = status;
+  const down = status === "reconnecting" || status === "offline";
+  for (const control of [...parts.controls.querySelectorAll("button"), ...typed.querySelectorAll("input, button")]) {
+    const element = /** @type {HTMLButtonElement | HTMLInputElement} */ (control);
+    if (down) {
+      if (!element.disabled) element.dataset.downed = "1";
+      element.disabled = true;
+    } else if (element.dataset.downed) {
+      element.disabled = false;
+      delete element.dataset.downed;
+    }
+  }
 }
 
 /**
@@ -161,7 +199,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 } },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -169,6 +207,14 @@ export async function showGame(gameId) {
       parts.messageBox.className = tone;
     },
     act: (action, move) => act(page, action, move),
+    connected(connection) {
+      const was = page.state.connection.status;
+      page.state.connection = connection;
+      drawConnection(page, parts, typed);
+      if (was !== connection.status && connection.status === "connected" && (was === "reconnecting" || was === "offline")) {
+        page.say("Connected again: the game is as the server has it.", "hint");
+      }
+    },
     adopt: (updated) => adopt(page, updated),
     draw: () => {}, // set below, once the typed move's form exists
     // chosen on this browser's start form, or a rule of a game between friends
@@ -201,7 +247,7 @@ export async function showGame(gameId) {
       h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
-        parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
+        parts.connection, parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),
     ),
@@ -231,6 +277,11 @@ async function act(page, action, move) {
   const token = page.tokenFor(Number(actingSide(page, action)));
   if (!token) {
     page.say("You are watching this game.", "warn");
+    return;
+  }
+  const status = page.state.connection.status;
+  if (status === "reconnecting" || status === "offline") {
+    page.say("Not connected to the server: nothing was sent. Try again once the connection is back.", "error");
     return;
   }
   // One action at a time: a second click while the first is on its way (a double
@@ -315,5 +366,6 @@ function draw(page, parts, typed) {
   parts.moveList.replaceChildren(...moveListItems(g, state.review ? state.review.version : null, (version) => review(page, version), marksOf(page)));
   if (!state.review) parts.moveList.scrollTop = parts.moveList.scrollHeight;
   parts.controls.replaceChildren(...controlButtons(page));
+  drawConnection(page, parts, typed);
   typed.hidden = !(typeof g.turn === "number" && page.mayAct(g.turn) && !g.outcome && !state.review);
 }
