@@ -12,6 +12,7 @@ from tests.web.helpers import (
     join,
     point_area,
     settle,
+    shoot,
     start_game,
     version,
     wait_for_version,
@@ -149,6 +150,8 @@ def test_the_connection_is_always_shown_and_moves_wait_for_it(page: Page) -> Non
     # Nothing can be sent meanwhile, and the page says so rather than waiting.
     expect(page.get_by_test_id("move-input")).to_be_disabled()
     expect(page.get_by_test_id("resign")).to_be_disabled()
+    expect(page.get_by_test_id("flip")).to_be_enabled()  # the board turns without a server
+    shoot(page, "connection-offline")
     page.context.set_offline(False)
     expect(connection).to_have_attribute("data-status", "connected", timeout=15_000)
     expect(page.get_by_test_id("message")).to_contain_text("Connected again")

@@ -125,7 +125,7 @@ export function marksOf(page) {
  * @param {import("../types.js").Game} game
  */
 export function analysable(game) {
-  return Boolean(game.outcome) || game.options.opponent === "local";
+  return Boolean(game.outcome) || (game.options.opponent === "local" && game.moves.length > 0);
 }
 
 /**

@@ -163,7 +163,9 @@ export function controlButtons(page) {
     if (g.hints && myTurn) buttons.push(button("Hint", "hint", () => askHint(page)));
     buttons.push(button("Resign", "resign", () => { if (confirmResign(g)) page.act("resign"); }, "danger"));
   }
-  buttons.push(button("Flip the board", "flip", () => { page.state.flipped = !page.state.flipped; page.draw(); }));
+  const flip = button("Flip the board", "flip", () => { page.state.flipped = !page.state.flipped; page.draw(); });
+  flip.dataset.local = "1"; // works without the server
+  buttons.push(flip);
   if (g.can_export) {
     buttons.push(h("a", { class: "button", href: `/api/games/${page.gameId}/export`, download: "", "data-testid": "download" }, `Download ${g.export_kind || "the game"}`));
   }

@@ -127,6 +127,7 @@ function drawConnection(page, parts, typed) {
   const down = status === "reconnecting" || status === "offline";
   for (const control of [...parts.controls.querySelectorAll("button"), ...typed.querySelectorAll("input, button")]) {
     const element = /** @type {HTMLButtonElement | HTMLInputElement} */ (control);
+    if (element.dataset.local) continue;
     if (down) {
       if (!element.disabled) element.dataset.downed = "1";
       element.disabled = true;
