@@ -125,6 +125,7 @@ def test_castling_through_ones_own_knight_is_explained_as_castling(page: Page) -
 
 
 def test_a_click_on_the_board_while_looking_back_says_why_nothing_moves(page: Page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
     start_game(page, "chess", "local")
     field = page.get_by_test_id("move-input")
     for number, move in enumerate(("e4", "e5"), start=1):
@@ -133,6 +134,10 @@ def test_a_click_on_the_board_while_looking_back_says_why_nothing_moves(page: Pa
         wait_for_version(page, number)
     page.get_by_test_id("moves").locator(".reviewable", has_text="e4").first.click()
     expect(page.get_by_test_id("review")).to_be_visible()
+    # The whole board stays on a 1280 x 800 screen with the review bar above it.
+    corner = page.locator('#board [data-square="a1"]').bounding_box()
+    assert corner is not None and corner["y"] + corner["height"] <= 800, corner
+    shoot(page, "review-1280x800")
     page.locator('#board [data-square="d2"]').click()
     expect(page.get_by_test_id("message")).to_contain_text("looking back")
     page.get_by_test_id("review-back").click()
