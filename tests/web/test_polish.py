@@ -9,6 +9,7 @@ from playwright.sync_api import Page, Request, expect
 
 from tests.web.helpers import (
     backgammon_turn,
+    click_square,
     join,
     point_area,
     settle,
@@ -165,3 +166,38 @@ def test_the_connection_is_always_shown_and_moves_wait_for_it(page: Page) -> Non
     field.fill("e4")
     field.press("Enter")
     wait_for_version(page, 1)
+
+
+#: Black to move with two double jumps from 9, both through 18: 9x18x25 and 9x18x27.
+FORKED_JUMPS = """[Event "Two ways on"]
+[SetUp "1"]
+[FEN "B:W14,22,23,31:B9,1"]
+[Result "*"]
+
+*
+"""
+
+
+def test_a_multi_jump_is_entered_landing_by_landing(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("import-game").select_option("checkers")
+    page.get_by_test_id("import-text").fill(FORKED_JUMPS)
+    page.get_by_test_id("import-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    click_square(page, "9")
+    dests = page.locator("#board .dest")
+    expect(dests).to_have_count(3)  # the first landing, and both ends
+    click_square(page, "18")  # a landing square: the jump goes on from there
+    expect(page.get_by_test_id("message")).to_contain_text("Jumped to 18")
+    expect(page.locator("#board [data-dest]")).to_have_count(2)
+    assert version(page) == 0
+    # White's men are drawn white, and the landing dots stand out on the dark squares.
+    face = page.locator("#board .man.white .face").first
+    assert face.evaluate("e => getComputedStyle(e).fill") == "rgb(244, 238, 221)"
+    dot = page.locator("#board .dest").first
+    assert dot.evaluate("e => getComputedStyle(e).fill") == "rgb(255, 213, 74)"
+    shoot(page, "checkers-route")
+    click_square(page, "25")
+    wait_for_version(page, 1)
+    expect(page.get_by_test_id("moves")).to_contain_text("9x18x25")

@@ -45,12 +45,23 @@ function numbers(flipped) {
   return group;
 }
 
+/**
+ * The legal moves whose path begins with ``prefix`` (squares as text).
+ * @param {any[]} moves
+ * @param {string[]} prefix
+ */
+function following(moves, prefix) {
+  return moves.filter((m) => prefix.every((square, i) => String(m.path[i]) === square));
+}
+
 export function renderCheckers(game, ctx) {
   const board = game.board;
   const turnSide = game.turn;
   const moves = board.moves;
   const mayMove = typeof turnSide === "number" && ctx.canMove(turnSide);
   const mineLetter = turnSide === 0 ? "b" : "w";
+  // A multi-jump entered landing by landing: the squares clicked so far.
+  const route = (ctx.route || []).length && following(moves, ctx.route).length ? ctx.route : [];
   return squareBoard({
     label: "checkers board",
     squareAt,
@@ -62,15 +73,21 @@ export function renderCheckers(game, ctx) {
     flipped: ctx.flipped,
     selected: ctx.selected,
     onSelect: ctx.onSelect,
-    last: board.last ? [board.last[0], board.last[board.last.length - 1]].map(String) : [],
+    // The route of a jump being entered is shown as a last move is.
+    last: route.length ? route : board.last ? [board.last[0], board.last[board.last.length - 1]].map(String) : [],
     check: null,
     arrows: board.arrows,
     mine: (letter) => mayMove && letter.toLowerCase() === mineLetter,
-    destinations: (from) => [
-      ...new Set(moves.filter((m) => String(m.path[0]) === from).map((m) => String(m.path.at(-1)))),
-    ],
+    // Where the picked piece may land next (each jump of a multi-jump, one by one)
+    // and where its moves end (a move ending in one place is made in one click).
+    destinations: (from) => {
+      const prefix = route.length && route[0] === from ? route : [from];
+      const next = following(moves, prefix).filter((m) => m.path.length > prefix.length);
+      return [...new Set(next.flatMap((m) => [String(m.path[prefix.length]), String(m.path.at(-1))]))];
+    },
     onPick: (name) => {
       if (!mayMove) return;
+      if (route.length && name !== route[0]) ctx.setRoute([]);
       const letter = board.pieces[name];
       if (letter.toLowerCase() !== mineLetter) {
         ctx.say(`That piece is not yours: it is ${game.side_names[turnSide]}'s move.`, "warn");
@@ -92,10 +109,22 @@ export function renderCheckers(game, ctx) {
     },
     onMove: (from, to) => {
       if (!mayMove) return;
-      const choice = moves.find((m) => String(m.path[0]) === from && String(m.path.at(-1)) === to);
-      if (choice) {
-        ctx.attempt(choice.text);
+      const prefix = route.length && route[0] === from ? route : [from];
+      const candidates = following(moves, prefix);
+      const ending = candidates.filter((m) => String(m.path.at(-1)) === to);
+      const through = following(candidates, [...prefix, to]);
+      if (ending.length === 1 && (through.length <= 1 || through[0] === ending[0])) {
+        ctx.setRoute([]);
+        ctx.attempt(ending[0].text);
+      } else if (through.length === 1 && through[0].path.length === prefix.length + 1) {
+        ctx.setRoute([]);
+        ctx.attempt(through[0].text);
+      } else if (through.length) {
+        // A landing square of a longer jump: go on from there.
+        ctx.setRoute([...prefix, to]);
+        ctx.say(`Jumped to ${to}: now click where the piece jumps next.`, "hint");
       } else {
+        ctx.setRoute([]);
         const [r1] = place(from);
         const [r2] = place(to);
         ctx.attempt(Math.abs(r1 - r2) === 2 ? `${from}x${to}` : `${from}-${to}`);

@@ -44,6 +44,13 @@ function boardContext(page) {
     onSelect: (/** @type {string | null} */ name) => {
       state.selected = name;
     },
+    // The squares of a multi-jump clicked so far (its piece's square first).
+    route: state.route,
+    setRoute: (/** @type {string[]} */ squares) => {
+      state.route = squares;
+      state.selected = squares.length ? squares[0] : null;
+      page.draw();
+    },
     canMove: (/** @type {number} */ side) => page.mayAct(side) && g.status === "playing",
     say: page.say,
     attempt: (/** @type {string} */ text) => page.act("move", text),

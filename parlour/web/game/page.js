@@ -30,6 +30,7 @@ import { loadTurn } from "./turn.js";
  * @property {any} coach  the coach's analysis of the finished game, from the server
  * @property {boolean} acting  an action is on its way to the server
  * @property {import("./live.js").Connection} connection  the live connection
+ * @property {string[]} route  a multi-jump's squares clicked so far
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
@@ -200,7 +201,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 } },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [] },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -333,6 +334,7 @@ async function adopt(page, updated) {
   if (mine && updated.draw_offer === null && !updated.outcome) page.say("Your draw offer was declined.", "warn");
   state.game = updated;
   if (changed) {
+    state.route = [];
     state.steps = [];
     state.turn = null;
     state.selected = null;
