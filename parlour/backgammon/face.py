@@ -155,6 +155,28 @@ def _parse_step(text: str) -> CheckerMove:
     return CheckerMove(first, last)
 
 
+def dice_left(dice: tuple[int, int], moves: list[CheckerMove]) -> list[int]:
+    """The dice not yet used by ``moves`` (four of a double), largest first: each
+    move uses the die of its distance, or, bearing off from below it, the smallest
+    larger die left.
+
+    >>> dice_left((6, 4), [CheckerMove(13, 7)]), dice_left((2, 2), [CheckerMove(8, 6)])
+    ([4], [2, 2, 2])
+    >>> dice_left((6, 5), [CheckerMove(3, 0)])
+    [6]
+    """
+    left = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice, reverse=True)
+    for move in moves:
+        distance = move.start - move.end
+        if distance in left:
+            left.remove(distance)
+        else:
+            larger = [die for die in left if die > distance]
+            if larger:
+                left.remove(min(larger))
+    return left
+
+
 def steps(state: BackgammonState, texts: list[str]) -> dict[str, Any]:
     """The turn after the checker moves ``texts`` (the mover's numbering, in order):
     the board as it would stand, the steps that may come next, whether the play is
@@ -170,6 +192,8 @@ def steps(state: BackgammonState, texts: list[str]) -> dict[str, Any]:
     data = _layout(turn.position, mover)
     data["options"] = [_step_json(step, mover) for step in turn.options()]
     data["complete"] = complete
+    assert state.dice is not None
+    data["dice_left"] = dice_left(state.dice, turn.steps)
     data["play"] = state.move_to_text(turn.play()) if complete else None
     data["notes"] = _point_notes(data, mover, data["options"])
     data["info"] = _info(state, data)

@@ -42,6 +42,11 @@ def test_a_double_click_on_roll_rolls_once_and_speaks_no_versions(page: Page) ->
     expect(page.get_by_test_id("bg-undo")).to_have_count(0)
     backgammon_turn(page)  # the opening throw's play; the other side is to roll
     expect(page.get_by_test_id("bg-roll")).to_be_visible()
+    # At one screen the points are labelled in the numbering of the side to play,
+    # as its moves are written: the first side's 24-point is the second side's 1.
+    turn = page.locator("#board").get_attribute("data-turn")
+    label = page.locator("#board .point-number").nth(23)  # the first side's 24-point
+    expect(label).to_have_text("24" if turn == "0" else "1")
     before = version(page)
     page.get_by_test_id("bg-roll").dblclick()
     wait_for_version(page, before + 2)
@@ -61,6 +66,11 @@ def test_a_double_click_on_roll_rolls_once_and_speaks_no_versions(page: Page) ->
     expect(board).not_to_have_attribute("data-steps", "0")
     settle(page)
     expect(page.get_by_test_id("bg-undo")).to_be_visible()
+    # The die that checker used is greyed; a double would show four dice.
+    dice = page.locator("#board .die")
+    assert dice.count() in (2, 4)
+    expect(page.locator("#board .die.used")).to_have_count(1)
+    shoot(page, "backgammon-dice-used")
 
 
 def test_a_watcher_is_told_so_and_check_is_said(page: Page) -> None:

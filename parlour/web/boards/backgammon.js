@@ -92,6 +92,9 @@ export function renderBackgammon(game, ctx) {
   root.append(svg("rect", { x: 150, y: 10, width: 120, height: 230, class: "felt" }));
   root.append(svg("rect", { x: 130, y: 10, width: 20, height: 230, class: "bar", "data-point": "bar" }));
   const bottomSide = flipped ? 1 : 0;
+  // Whose numbering the points are labelled in: the player's own (the side at the
+  // bottom), or at one screen the side to play's, as its moves are written.
+  const numbering = typeof ctx.numbering === "number" ? ctx.numbering : bottomSide;
   const trays = svg("g", { class: "trays" });
   trays.append(svg("rect", { x: 280, y: 10, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": 1 - bottomSide }));
   trays.append(svg("rect", { x: 280, y: 140, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": bottomSide }));
@@ -111,7 +114,7 @@ export function renderBackgammon(game, ctx) {
       }),
     );
     points.append(
-      svg("text", { x: x + W / 2, y: top ? 7.5 : 247.5, "text-anchor": "middle", class: "point-number" }, String(flipped ? 25 - p : p)),
+      svg("text", { x: x + W / 2, y: top ? 7.5 : 247.5, "text-anchor": "middle", class: "point-number" }, String(numbering === 1 ? 25 - p : p)),
     );
     const count = layout.points[p - 1];
     if (count !== 0) stack(pieces, x + W / 2, base, top, Math.abs(count), count > 0 ? 0 : 1);
@@ -156,10 +159,18 @@ export function renderBackgammon(game, ctx) {
   }
 
   // The dice, on the mover's half of the board.
+  // A double is four dice; the dice the checkers moved so far have used are greyed.
   if (board.dice) {
     const [a, b] = board.dice;
-    const x0 = board.mover === 0 ? 186 : 66;
-    root.append(die(x0, 116, a, false), die(x0 + 24, 116, b, false));
+    const all = a === b ? [a, a, a, a] : [a, b];
+    const left = [...(ctx.turn && ctx.turn.dice_left ? ctx.turn.dice_left : all)];
+    const width = all.length * 24 - 6;
+    const x0 = (board.mover === 0 ? 210 : 70) - width / 2;
+    all.forEach((value, i) => {
+      const at = left.indexOf(value);
+      if (at >= 0) left.splice(at, 1);
+      root.append(die(x0 + 24 * i, 116, value, at < 0));
+    });
   }
 
   // The last play stays marked: where its checkers left from and arrived.

@@ -44,6 +44,8 @@ function boardContext(page) {
     onSelect: (/** @type {string | null} */ name) => {
       state.selected = name;
     },
+    // At one screen, backgammon's points are labelled in the side to play's numbering.
+    numbering: page.mySides.length === 2 && g.board && typeof g.board.mover === "number" ? g.board.mover : undefined,
     // The squares of a multi-jump clicked so far (its piece's square first).
     route: state.route,
     setRoute: (/** @type {string[]} */ squares) => {
