@@ -343,7 +343,7 @@ def move_rows(
     >>> record = [{"version": 1, "side": None, "text": "31"},
     ...           {"version": 2, "side": 0, "text": "8/5 6/5"}]
     >>> [row["cells"][0]["text"] for row in move_rows(record, ("White", "Black"), Side.SECOND)]
-    ['Opening throw 3-1', 'White: 8/5 6/5']
+    ['Opening throw: White 3, Black 1', 'White: 8/5 6/5']
     """
     rows: list[dict[str, Any]] = []
     rolling: dict[str, Any] | None = None  # a roll waiting for its throw
@@ -356,7 +356,12 @@ def move_rows(
                 row = rolling
                 rolling = None
             elif all(earlier["side"] is None for earlier in record[:index]):
-                row = _row(f"Opening throw {dice}", None, "throw")
+                # Each side throws one die: say whose was whose, and a tie.
+                first, second = text[0], text[1]
+                words = f"Opening throw: {names[0]} {first}, {names[1]} {second}"
+                if first == second:
+                    words += " (a tie: thrown again)"
+                row = _row(words, None, "throw")
                 rows.append(row)
             else:  # a throw with no roll before it: the doubler's, after a take
                 following = next(

@@ -122,7 +122,7 @@ def test_move_rows_number_chess_and_join_a_backgammon_roll_to_its_throw() -> Non
         record.append({"version": version, "side": side, "text": text})
     rows = get_face("backgammon").move_rows(state, record)
     assert [r["cells"][0]["text"] for r in rows] == [
-        "Opening throw 3-1",
+        "Opening throw: White 3, Black 1",
         "White: 8/5 6/5",
         "Black rolls 6-4",
         "Black: 24/18 13/9",

@@ -70,6 +70,9 @@ def test_a_double_click_on_roll_rolls_once_and_speaks_no_versions(page: Page) ->
     dice = page.locator("#board .die")
     assert dice.count() in (2, 4)
     expect(page.locator("#board .die.used")).to_have_count(1)
+    # One's own step is marked as one's own, not as the opponent's last play.
+    expect(page.locator("#board .step-to")).to_have_count(1)
+    expect(page.locator("#board .last-to")).to_have_count(0)
     shoot(page, "backgammon-dice-used")
 
 

@@ -63,6 +63,21 @@ function die(x, y, value, used) {
   return group;
 }
 
+/**
+ * The points of the steps entered so far this turn (the mover's numbering, "24/21"),
+ * as [[point, "from" | "to"], ...] in the first side's numbering.
+ * @param {string[]} steps
+ * @param {number} mover
+ */
+function ownSteps(steps, mover) {
+  const absolute = (/** @type {string} */ word) =>
+    word === "bar" || word === "off" ? word : mover === 0 ? Number(word) : 25 - Number(word);
+  return steps.flatMap((step) => {
+    const [from, to] = step.split("/");
+    return [[absolute(from), "from"], [absolute(to), "to"]];
+  });
+}
+
 /** The points of the last checker play as [[point, "from" | "to"], ...] in the first
  * side's numbering, read from its move text ("24/18 13/11", "bar/22*", "8/5(2)"). */
 function lastPlay(game) {
@@ -173,14 +188,18 @@ export function renderBackgammon(game, ctx) {
     });
   }
 
-  // The last play stays marked: where its checkers left from and arrived.
-  const last = lastPlay(game);
+  // The last play stays marked: where its checkers left from and arrived. While a
+  // turn is being entered, its own steps are marked instead, in another colour, so
+  // that one's own unconfirmed moves are not taken for the opponent's.
+  const own = ownSteps(ctx.steps || [], board.mover);
+  const last = own.length ? own : lastPlay(game);
   if (last) {
     for (const [where, kind] of last) {
       if (where === "bar" || where === "off") continue;
       const [x, top] = spot(where, flipped);
       const y = top ? 10 : 240 - H;
-      const mark = svg("rect", { x: x + 1, y, width: W - 2, height: H, rx: 2, class: `last-${kind}`, "data-last": where });
+      const name = own.length ? `step-${kind}` : `last-${kind}`;
+      const mark = svg("rect", { x: x + 1, y, width: W - 2, height: H, rx: 2, class: name, "data-last": where });
       root.insertBefore(mark, pieces);
     }
   }

@@ -58,6 +58,8 @@ function boardContext(page) {
     attempt: (/** @type {string} */ text) => page.act("move", text),
     choose: page.choose,
     turn: state.turn,
+    // The checker moves of the turn being entered (backgammon), to mark them.
+    steps: state.steps,
     step: (/** @type {string} */ text) => step(page, text),
     moveBySum: (/** @type {string} */ from) => moveBySum(page, from),
     explainPoint: (/** @type {string} */ where) => explainPoint(page, where),
