@@ -243,8 +243,9 @@ RULE_CHOICES: list[dict[str, Any]] = [
         "label": "Cube limit",
         "about": "the highest value the cube may reach",
         "kind": "choice",
-        "choices": [[None, "none"], [64, "64 (a standard cube)"]],
-        "default": None,
+        "choices": [[64, "64 (a standard cube)"], [None, "none"]],
+        # The form starts at the cube players hold in their hands.
+        "default": 64,
         "only_with": None,
     },
 ]

@@ -214,3 +214,8 @@ def test_a_multi_jump_is_entered_landing_by_landing(page: Page) -> None:
     click_square(page, "25")
     wait_for_version(page, 1)
     expect(page.get_by_test_id("moves")).to_contain_text("9x18x25")
+
+
+def test_the_cube_limit_starts_at_a_real_cube(page: Page) -> None:
+    page.goto("/")
+    expect(page.get_by_test_id("backgammon-max-cube")).to_have_value("64")

@@ -168,7 +168,10 @@ export function renderBackgammon(game, ctx) {
     root.append(
       svg("g", { class: "cube", "data-cube": cube.value },
         svg("rect", { x: cubeX, y: cubeY, width: 18, height: 18, rx: 2 }),
-        svg("text", { x: cubeX + 9, y: cubeY + 9.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(cube.value === 1 ? 64 : cube.value)),
+        // A long number (a cube of 32768 where there is no limit) is squeezed to fit.
+        svg("text", { x: cubeX + 9, y: cubeY + 9.5, "text-anchor": "middle", "dominant-baseline": "central",
+          ...(String(cube.value).length > 3 ? { textLength: 15, lengthAdjust: "spacingAndGlyphs" } : {}) },
+        String(cube.value === 1 ? 64 : cube.value)),
       ),
     );
   }
