@@ -468,6 +468,7 @@ def _serve(args: argparse.Namespace) -> int:
         behind_proxy=args.behind_proxy,
         trusted_proxies=args.trusted_proxies,
         redis_url=args.redis,
+        log_format=args.log_format,
     )
 
 
@@ -741,6 +742,13 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="127.0.0.1",
         metavar="ADDRESSES",
         help="with --behind-proxy: the proxies' addresses, comma-separated (default 127.0.0.1)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="the log on standard error: lines for people (text, the default) or one "
+        "JSON object a line for log collectors (json)",
     )
     serve.add_argument(
         "--max-header-bytes",

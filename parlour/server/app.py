@@ -74,6 +74,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import logging.config
 from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from typing import Any, Literal, TypeVar
@@ -109,6 +110,7 @@ from parlour.server.errors import (
 )
 from parlour.server.hall import Hall
 from parlour.server.limits import Limits, RateLimitMiddleware
+from parlour.server.logs import log_config
 from parlour.server.security import SecurityMiddleware
 from parlour.server.storage import Store, default_url, normalize_url
 from parlour.server.table import Table
@@ -715,6 +717,7 @@ def serve(
     behind_proxy: bool = False,
     trusted_proxies: str = "127.0.0.1",
     redis_url: str | None = None,
+    log_format: str = "text",
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
@@ -722,14 +725,20 @@ def serve(
     closed. ``behind_proxy``: the client's address and scheme are taken from the
     forwarded headers of a reverse proxy at ``trusted_proxies`` (and only then: a
     client cannot claim another address by sending the headers itself).
-    ``redis_url``: join the fleet of servers on the same database (PostgreSQL)."""
+    ``redis_url``: join the fleet of servers on the same database (PostgreSQL).
+    ``log_format``: "text" for people, "json" a line for log collectors."""
     import uvicorn
 
     url = db or default_url()
     _check_store(url)
     if redis_url is not None:
         _check_fleet(url, redis_url)
-    print(f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})", flush=True)
+    banner = f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})"
+    if log_format == "json":
+        logging.config.dictConfig(log_config(log_format))
+        log.info(banner)  # every line of a JSON log is JSON
+    else:
+        print(banner, flush=True)
     uvicorn.run(
         create_app(
             url,
@@ -750,6 +759,7 @@ def serve(
         # Moves are small messages: compressing each costs more CPU than it saves.
         ws_per_message_deflate=False,
         log_level="info",
+        log_config=log_config(log_format),
     )
     return 0
 
