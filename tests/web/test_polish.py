@@ -219,3 +219,13 @@ def test_a_multi_jump_is_entered_landing_by_landing(page: Page) -> None:
 def test_the_cube_limit_starts_at_a_real_cube(page: Page) -> None:
     page.goto("/")
     expect(page.get_by_test_id("backgammon-max-cube")).to_have_value("64")
+
+
+def test_the_rules_page_leads_back_to_the_game(page: Page) -> None:
+    start_game(page, "checkers", "local")
+    game_url = page.url
+    page.get_by_test_id("rules-link").click()
+    expect(page.locator("h1")).to_contain_text("Checkers")
+    page.get_by_test_id("back-to-game").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    assert page.url == game_url

@@ -248,7 +248,7 @@ export async function showGame(gameId) {
     h("div", { class: "game-page" },
       h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
-        h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}`, target: "_blank" }, "rules")),
+        h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}?game=${encodeURIComponent(gameId)}`, "data-testid": "rules-link" }, "rules")),
         parts.connection, parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),

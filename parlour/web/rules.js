@@ -1,0 +1,13 @@
+// @ts-check
+// A rules page opened from a game (/rules/chess?game=ID) offers the way back to it.
+
+const game = new URLSearchParams(location.search).get("game");
+const main = document.querySelector("main.rules");
+if (game && /^[A-Za-z0-9_-]{1,64}$/.test(game) && main) {
+  const back = document.createElement("a");
+  back.href = `/#game=${game}`;
+  back.className = "back-to-game";
+  back.dataset.testid = "back-to-game";
+  back.textContent = "← Back to your game";
+  main.prepend(back);
+}
