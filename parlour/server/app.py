@@ -24,6 +24,10 @@ with a 4xx status, and changes nothing):
 ``POST /api/games/{id}/join``               ``{"invite"}``: claim the invited seat once
 ``POST /api/games/{id}/actions``            ``{"action", "version", "move"}`` with
                                             ``Authorization: Bearer TOKEN``
+``POST /api/games/{id}/rematch``            a new game for the same two friends, colours
+                                            swapped, once this one is over (a seat's
+                                            token); the other player joins it with the
+                                            token it held here as the invite
 ``GET  /api/games/{id}/hint``               the engine's advice for the seat on turn
                                             (``Authorization: Bearer TOKEN``), in a
                                             game against the computer
@@ -391,6 +395,15 @@ async def game_action(request: Request) -> Response:
     return JSONResponse(game_json(table))
 
 
+async def game_rematch(request: Request) -> Response:
+    """A new game for the same two friends, colours swapped (a seat's token)."""
+    token = bearer_token(request)
+    hall = hall_of(request)
+    table = await hall.get(game_id_of(request))
+    fresh, seats = await hall.rematch(table, table.side_of(token))
+    return JSONResponse({"game": game_json(fresh), "seats": seats}, status_code=201)
+
+
 async def game_hint(request: Request) -> Response:
     token = bearer_token(request)
     hall = hall_of(request)
@@ -671,6 +684,7 @@ def create_app(
             Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
             Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
             Route("/api/games/{game_id}/hint", game_hint),
+            Route("/api/games/{game_id}/rematch", game_rematch, methods=["POST"]),
             Route("/api/games/{game_id}/export", game_export),
             Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET", "POST"]),
             Route("/api/games/{game_id}/judge", game_judge, methods=["POST"]),

@@ -40,7 +40,14 @@ from parlour.server.errors import (
     from_rules,
 )
 from parlour.server.fleet import Fleet, News
-from parlour.server.play import ACTIONS, Progress, apply, replay_record, throw_dice
+from parlour.server.play import (
+    ACTIONS,
+    REMATCH,
+    Progress,
+    apply,
+    replay_record,
+    throw_dice,
+)
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
     Append,
@@ -253,6 +260,56 @@ class Hall:
         table.created = new.created.isoformat()
         self.tables[table.id] = table
         return table, tokens, games
+
+    async def rematch(self, table: Table, side: Side) -> tuple[Table, list[dict[str, Any]]]:
+        """A new game for the same two friends, once this one (or its match) is over,
+        the colours swapped and the rules the same. The asker's seat is theirs at once
+        (its token returned); the other seat is claimed by the token its player held
+        here, presented as the invitation (``POST /join``): no new secret is sent. The
+        old game records the new one's id, so that the other player's page offers it."""
+        if table.options.get("opponent") != "friend":
+            raise Forbidden(
+                "no-rematch",
+                "a rematch is offered to a friend playing elsewhere; at one screen or "
+                "against the computer, play again",
+            )
+        async with table.lock:
+            other = table.seats[int(side.other)]
+            if other.token_hash is None:
+                raise Conflict("no-opponent", "your friend never took their seat in this game")
+            progress = table.progress.copy()
+            new_id = new_game_id()
+            event = EventRow(progress.version + 1, REMATCH, new_id, int(side))
+            apply(progress, event)
+            token = new_token()
+            seat_rows = sorted(
+                [
+                    SeatRow(int(side.other), "human", hash_token(token)),
+                    SeatRow(int(side), "human", invite_hash=other.token_hash),
+                ],
+                key=lambda row: row.side,
+            )
+            kept = ("opponent", "rules", "tutor")  # the old game's choices carried over
+            options: dict[str, Any] = {k: table.options[k] for k in kept if k in table.options}
+            series = registry.get_face(table.game).series(table.rules)
+            started = Progress(series.first(), series)
+            events: list[EventRow] = []
+            throw_dice(started, self.dice, events)
+            new = NewGame(new_id, table.game.name, json.dumps(options), seat_rows, events)
+            await self._write(new)
+            await self._commit(table, progress, [event])
+            table.publish(update_message(table, [event]))
+        await self._announce(table, [event])
+        fresh = Table(
+            new_id,
+            registry.get_game(table.game.name),
+            [Seat(Side(r.side), r.player, r.token_hash, r.level, r.invite_hash) for r in seat_rows],
+            events,
+            new.created.isoformat(),
+            options,
+        )
+        self.tables[new_id] = fresh
+        return fresh, [{"side": int(side.other), "token": token}]
 
     async def join(self, game_id: str, invite: str) -> tuple[Side, str]:
         """Exchange an invite code, once, for its seat's token."""

@@ -90,7 +90,9 @@ class RateBuckets:
 def request_kinds(method: str, path: str) -> list[str]:
     """The kinds of limit a request counts against."""
     kinds = ["requests"]
-    if method == "POST" and path in ("/api/games", "/api/games/import"):
+    if method == "POST" and (
+        path in ("/api/games", "/api/games/import") or path.endswith("/rematch")
+    ):
         kinds.append("games")
     elif method == "POST" and path.startswith("/api/games/") and path.endswith("/analysis"):
         kinds.append("analyses")

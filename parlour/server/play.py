@@ -44,6 +44,10 @@ ACTIONS: dict[str, str] = {
     "next-game": "next-game",
 }
 
+#: The event that records a rematch offered after a game between friends: its
+#: payload is the new game's id.
+REMATCH = "rematch"
+
 
 @dataclass(slots=True)
 class Progress:
@@ -58,6 +62,8 @@ class Progress:
     record: list[dict[str, Any]] = field(default_factory=list)
     #: The series' games before this one, each over (never changed again).
     finished: tuple[State[Any], ...] = ()
+    #: The rematch offered once the game (or match) is over: the new game's id.
+    rematch: str | None = None
 
     def copy(self) -> Progress:
         return Progress(
@@ -67,7 +73,13 @@ class Progress:
             self.draw_offer,
             list(self.record),
             self.finished,
+            self.rematch,
         )
+
+    @property
+    def series_over(self) -> bool:
+        """Whether the game is over with no next game of its series to play."""
+        return self.state.is_over() and self.next_game() is None
 
     def next_game(self) -> State[Any] | None:
         """The game that follows this one in the series, when this one is over and
@@ -153,6 +165,15 @@ def _apply_next_game(progress: Progress, event: EventRow, seat: Side | None, mov
     progress.draw_offer = None
 
 
+def _apply_rematch(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """A new game offered to the same two players, once this one is over."""
+    if not progress.series_over:
+        raise Conflict("not-over", "a rematch is offered once the game (or match) is over")
+    if progress.rematch is not None:
+        raise Conflict("rematch-offered", "a rematch has been offered already")
+    progress.rematch = event.payload
+
+
 def _apply_join(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
     """A friend took the invited seat: the game itself does not change."""
 
@@ -167,6 +188,7 @@ _APPLIERS: dict[str, Callable[[Progress, EventRow, Side | None, Any], None]] = {
     "claim": _apply_claim,
     "next-game": _apply_next_game,
     "join": _apply_join,
+    REMATCH: _apply_rematch,
 }
 
 

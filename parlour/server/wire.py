@@ -57,6 +57,8 @@ def game_json(table: Table) -> dict[str, Any]:
         "move_rows": face.move_rows(state, progress.record),
         "series": series_json(progress),
         "draw_offer": None if progress.draw_offer is None else int(progress.draw_offer),
+        # The rematch offered after a game between friends: the new game's id.
+        "rematch": progress.rematch,
         "claimable_draw": state.claimable_draw() if outcome is None else None,
         "board": registry.get_face(state.game).board(state),
         "can_export": face.export_suffix is not None,

@@ -78,6 +78,7 @@
  * @property {MoveRow[]} move_rows
  * @property {Series | null} series
  * @property {number | null} draw_offer
+ * @property {string | null} rematch  the rematch offered once a game between friends is over
  * @property {string | null} claimable_draw
  * @property {Record<string, any>} board  the face's data; its "kind" names the drawing
  * @property {boolean} can_export

@@ -264,3 +264,58 @@ def _replayed(game: Any, texts: list[str]) -> Any:
     for text in texts:
         state.push(state.parse_move(text))
     return state
+
+
+def test_friends_play_a_rematch_with_the_colours_swapped(sqlite_url: str) -> None:
+    with serving(sqlite_url) as client:
+        table = new_table(client, "chess", opponent="friend")
+        joined = client.post(f"/api/games/{table.id}/join", json={"invite": table.invite})
+        assert joined.status_code == 200
+        table.tokens[1] = joined.json()["token"]
+        early = client.post(
+            f"/api/games/{table.id}/rematch",
+            json={},
+            headers={"Authorization": f"Bearer {table.tokens[0]}"},
+        )
+        assert early.status_code == 409 and early.json()["error"] == "not-over"
+        for move in ("f3", "e5", "g4", "Qh4#"):
+            game = table.game()
+            assert table.act(game["turn"], "move", game["version"], move).status_code == 200
+        # The loser asks; a watcher with no seat cannot.
+        refused = client.post(
+            f"/api/games/{table.id}/rematch", json={}, headers={"Authorization": "Bearer nobody"}
+        )
+        assert refused.status_code == 401
+        asked = client.post(
+            f"/api/games/{table.id}/rematch",
+            json={},
+            headers={"Authorization": f"Bearer {table.tokens[0]}"},
+        )
+        assert asked.status_code == 201, asked.text
+        fresh = asked.json()
+        new_id = fresh["game"]["id"]
+        assert fresh["seats"] == [{"side": 1, "token": fresh["seats"][0]["token"]}]  # Black now
+        assert table.game()["rematch"] == new_id
+        twice = client.post(
+            f"/api/games/{table.id}/rematch",
+            json={},
+            headers={"Authorization": f"Bearer {table.tokens[1]}"},
+        )
+        assert twice.status_code == 409 and twice.json()["error"] == "rematch-offered"
+        # The friend takes the other seat with the token they held in the old game.
+        wrong = client.post(f"/api/games/{new_id}/join", json={"invite": "guess"})
+        assert wrong.status_code == 403
+        took = client.post(f"/api/games/{new_id}/join", json={"invite": table.tokens[1]})
+        assert took.status_code == 200 and took.json()["side"] == 0  # White now
+        rematch = Table(client, new_id, {0: took.json()["token"], 1: fresh["seats"][0]["token"]})
+        assert rematch.act(0, "move", rematch.game()["version"], "e4").status_code == 200
+        again = client.post(f"/api/games/{new_id}/join", json={"invite": table.tokens[1]})
+        assert again.status_code == 403  # once only
+        # At one screen there is no rematch to offer: "play again" makes a new game.
+        local = new_table(client, "chess", opponent="local")
+        alone = client.post(
+            f"/api/games/{local.id}/rematch",
+            json={},
+            headers={"Authorization": f"Bearer {local.tokens[0]}"},
+        )
+        assert alone.status_code == 403 and alone.json()["error"] == "no-rematch"

@@ -229,3 +229,29 @@ def test_the_rules_page_leads_back_to_the_game(page: Page) -> None:
     page.get_by_test_id("back-to-game").click()
     expect(page.locator("#board[data-version]")).to_be_visible()
     assert page.url == game_url
+
+
+def test_friends_apart_play_a_rematch(two_pages: tuple[Page, Page]) -> None:
+    first, second = two_pages
+    start_game(first, "chess", "friend")
+    join(first, second)
+    for number, (who, move) in enumerate(
+        [(first, "f3"), (second, "e5"), (first, "g4"), (second, "Qh4#")], start=1
+    ):
+        wait_for_version(who, number - 1 + 1)  # the join is version 1
+        who.get_by_test_id("move-input").fill(move)
+        who.get_by_test_id("move-input").press("Enter")
+        wait_for_version(who, number + 1)
+    expect(first.get_by_test_id("ending")).to_contain_text("Black wins")
+    first.get_by_test_id("rematch").click()
+    expect(first.locator("#board[data-version]")).to_be_visible()
+    expect(first.get_by_test_id("status")).to_contain_text("waiting for a friend to join")
+    # The friend is offered it live, and joins with one click: White now.
+    expect(second.get_by_test_id("rematch-join")).to_be_visible()
+    expect(second.get_by_test_id("message")).to_contain_text("offers a rematch")
+    second.get_by_test_id("rematch-join").click()
+    expect(second.get_by_test_id("status")).to_contain_text("White to play (you)")
+    expect(first.get_by_test_id("status")).to_contain_text("White to play (your opponent)")
+    second.get_by_test_id("move-input").fill("e4")
+    second.get_by_test_id("move-input").press("Enter")
+    expect(first.get_by_test_id("moves")).to_contain_text("e4")

@@ -158,6 +158,9 @@ export function controlButtons(page) {
   if (g.outcome && mine && !(g.series && g.series.next_game) && g.options.opponent !== "friend") {
     buttons.push(button("Play again", "play-again", () => playAgain(page), "primary"));
   }
+  if (g.outcome && mine && !(g.series && g.series.next_game) && g.options.opponent === "friend") {
+    buttons.push(...rematchButtons(page));
+  }
   if (!g.outcome && mine) {
     if (g.has_draws) buttons.push(...drawButtons(page, myTurn));
     if (g.hints && myTurn) buttons.push(button("Hint", "hint", () => askHint(page)));
@@ -171,6 +174,55 @@ export function controlButtons(page) {
   }
   buttons.push(h("a", { class: "button secondary", href: "#" }, "New game"));
   return buttons;
+}
+
+/**
+ * A rematch between friends apart: offer one, or take (or go to) the one offered.
+ * @param {GamePage} page
+ * @returns {HTMLElement[]}
+ */
+function rematchButtons(page) {
+  const g = page.state.game;
+  const side = page.mySides[0];
+  const token = page.tokenFor(side);
+  if (!g.rematch) {
+    return [button("Rematch (colours swapped)", "rematch", () => once(page, async () => {
+      const made = await api(`/api/games/${page.gameId}/rematch`, { method: "POST", body: {}, token });
+      store.addSeats(made.game.id, made.seats);
+      store.remember(made.game.id, g.title);
+      location.hash = `game=${made.game.id}`;
+    }), "primary")];
+  }
+  const rematch = g.rematch;
+  if (store.seats(rematch).length) {
+    return [h("a", { class: "button primary", href: `#game=${rematch}`, "data-testid": "rematch-go" }, "Go to the rematch")];
+  }
+  page.say("Your friend offers a rematch, colours swapped.", "hint");
+  return [button("Join the rematch", "rematch-join", () => once(page, async () => {
+    // The token held in this game is the invitation to the other seat there.
+    const joined = await api(`/api/games/${rematch}/join`, { method: "POST", body: { invite: token } });
+    store.addSeats(rematch, [{ side: joined.side, token: joined.token }]);
+    store.remember(rematch, g.title);
+    location.hash = `game=${rematch}`;
+  }), "primary")];
+}
+
+/**
+ * Run ``work`` unless an action is already under way (a double click does it once);
+ * a refusal is said on the page.
+ * @param {GamePage} page
+ * @param {() => Promise<void>} work
+ */
+async function once(page, work) {
+  if (page.state.acting) return;
+  page.state.acting = true;
+  try {
+    await work();
+  } catch (error) {
+    page.say(error instanceof Error ? error.message : String(error), "error");
+  } finally {
+    page.state.acting = false;
+  }
 }
 
 /**
@@ -195,13 +247,7 @@ async function askHint(page) {
  * @param {GamePage} page
  */
 async function playAgain(page) {
-  if (page.state.acting) return; // a double click makes one game
-  page.state.acting = true;
-  try {
-    await createLike(page);
-  } finally {
-    page.state.acting = false;
-  }
+  await once(page, () => createLike(page)); // a double click makes one game
 }
 
 /**
