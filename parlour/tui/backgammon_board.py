@@ -23,6 +23,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from parlour.backgammon.board import CheckerMove
+from parlour.backgammon.face import dice_left as face_dice_left
 from parlour.core.errors import ParlourError
 from parlour.core.face import BoardData, StepwiseFace
 from parlour.core.protocol import CHANCE, Side
@@ -58,16 +60,8 @@ def dice_left(dice: list[int], steps: list[str]) -> list[int]:
     >>> dice_left([3, 3], ["8/5"])
     [3, 3, 3]
     """
-    left = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice, reverse=True)
-    for step in steps:
-        distance = _distance(step)
-        if distance in left:
-            left.remove(distance)
-        else:
-            bigger = [die for die in left if die > distance]
-            if bigger:
-                left.remove(min(bigger))
-    return left
+    moves = [CheckerMove(_number(a), _number(b)) for a, _, b in (s.partition("/") for s in steps)]
+    return face_dice_left((dice[0], dice[1]), moves)
 
 
 def _distance(step: str) -> int:

@@ -53,6 +53,16 @@ def imported(client: Any, game: str, text: str) -> tuple[Table, dict[str, Any]]:
     return Table(client, data["game"]["id"], tokens), data
 
 
+def analysed(client: Any, game_id: str) -> dict[str, Any]:
+    """The game's analysis, once it is no longer running (two minutes at most)."""
+    deadline = time.monotonic() + 120
+    while (found := client.get(f"/api/games/{game_id}/analysis").json())["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    result: dict[str, Any] = found
+    return result
+
+
 def refusal(client: Any, game: str, text: str) -> dict[str, Any]:
     response = client.post("/api/games/import", json={"game": game, "text": text})
     assert 400 <= response.status_code < 500, response.text
@@ -78,12 +88,7 @@ def test_a_finished_chess_game_is_imported_and_analysed_at_once(sqlite_url: str)
         assert at["board"]["pieces"]["e4"] == "P"
         begun = client.post(f"/api/games/{table.id}/analysis", json={})
         assert begun.status_code == 202, begun.text
-        deadline = time.monotonic() + 120
-        while (found := client.get(f"/api/games/{table.id}/analysis").json())["status"] == (
-            "running"
-        ):
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+        found = analysed(client, table.id)
         assert found["status"] == "done", found
         judged = {move["move"]: move["judgement"] for move in found["review"]["moves"]}
         assert judged["Nf6"] == "blunder"  # allows the mate in one
@@ -120,12 +125,7 @@ def test_an_unfinished_game_at_one_screen_is_analysed_as_far_as_it_goes(
         assert data["game"]["status"] == "playing" and data["game"]["version"] == 4
         begun = client.post(f"/api/games/{table.id}/analysis", json={})
         assert begun.status_code == 202, begun.text
-        deadline = time.monotonic() + 120
-        while (found := client.get(f"/api/games/{table.id}/analysis").json())["status"] == (
-            "running"
-        ):
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+        found = analysed(client, table.id)
         assert found["status"] == "done" and len(found["review"]["curve"]) == 5
         # Played on, the game's analysis is of an earlier position: asked for again.
         assert table.move()["version"] == 5
