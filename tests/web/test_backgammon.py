@@ -155,7 +155,10 @@ def test_a_match_against_the_computer_with_resignation_offers(page: Page) -> Non
     saved = ARTIFACTS / "backgammon-match.mat"
     download.value.save_as(saved)
     text = saved.read_text()
-    assert re.match(r'; \[EventDate "\d{4}\.\d{2}\.\d{2}"\]\n 3 point match\n', text)
+    # The form's cube limit (64, a real cube) is written as the match's rule.
+    assert re.match(
+        r'; \[EventDate "\d{4}\.\d{2}\.\d{2}"\]\n; \[CubeLimit "64"\]\n 3 point match\n', text
+    )
     assert text.count(" Game ") == 2
     assert "Wins 3 points and the match" in text
 
