@@ -23,8 +23,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from parlour.backgammon.board import CheckerMove
-from parlour.backgammon.face import dice_left as face_dice_left
 from parlour.core.errors import ParlourError
 from parlour.core.face import BoardData, StepwiseFace
 from parlour.core.protocol import CHANCE, Side
@@ -49,19 +47,6 @@ ENDS = {"bar": 25, "off": 0}
 def _number(end: str) -> int:
     """A point of a step's text as a number (``bar`` 25, ``off`` 0)."""
     return ENDS[end] if end in ENDS else int(end)
-
-
-def dice_left(dice: list[int], steps: list[str]) -> list[int]:
-    """The dice not yet used by ``steps`` (checker moves as text; a checker borne off
-    with a higher die than its distance uses the smallest die that does it).
-
-    >>> dice_left([6, 4], ["13/7"])
-    [4]
-    >>> dice_left([3, 3], ["8/5"])
-    [3, 3, 3]
-    """
-    moves = [CheckerMove(_number(a), _number(b)) for a, _, b in (s.partition("/") for s in steps)]
-    return face_dice_left((dice[0], dice[1]), moves)
 
 
 def _distance(step: str) -> int:
@@ -252,7 +237,10 @@ class BackgammonBoard(Board):
         text = Text()
         dice = data["dice"]
         if dice is not None:
-            left = dice_left(dice, self.steps)
+            # The face reckons which dice the steps so far have used.
+            turn = self.turn()
+            whole = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+            left = list(turn["dice_left"]) if turn is not None else whole
             text.append(f"{names[data['mover']]} rolled ", style="#f0e6d2")
             for die in dice if dice[0] != dice[1] else [dice[0]] * 4:
                 used = die not in left
