@@ -34,8 +34,10 @@ def version(page: Page) -> int:
 
 
 def wait_for_version(page: Page, at_least: int) -> int:
-    page.wait_for_function(
-        "v => Number(document.querySelector('#board').dataset.version) >= v", arg=at_least
+    page.wait_for_function(  # the board may not be drawn yet (a page still loading)
+        "v => { const b = document.querySelector('#board');"
+        " return b !== null && Number(b.dataset.version) >= v; }",
+        arg=at_least,
     )
     settle(page)
     return version(page)

@@ -66,7 +66,8 @@ def test_a_finished_game_is_analysed_and_its_blunder_explained(page: Page) -> No
     page.get_by_test_id("lesson-show").click()
     expect(answer).to_contain_text("The coach's move: ")
     expect(page.locator("#board [data-arrow]")).to_have_count(1)
-    best = (answer.text_content() or "").split(": ", 1)[1].split()[0]
+    # "The coach's move: Nc3." or "...: Nc3 Nc6 e4": the move, without the full stop.
+    best = (answer.text_content() or "").split(": ", 1)[1].split()[0].rstrip(".")
     page.get_by_test_id("lesson-move").fill(best)
     page.get_by_test_id("lesson-try").click()
     expect(answer).to_contain_text("good", timeout=ANALYSIS_MS)
