@@ -485,7 +485,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
             return points >= money_equity(chances, owner)
         away = state.match_length - state.score[receiver]
         opponent_away = state.match_length - state.score[receiver.other]
-        post = self._post_crawford(state)
+        # After the Crawford game (or this one, if it is it) comes post-Crawford play.
+        post = self._post_crawford(state) or state.crawford
         offered = match_winning_chance(
             Chances(1.0, float(level >= 2), float(level >= 3), 0.0, 0.0),
             away,
@@ -493,10 +494,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
             cube.value,
             post_crawford=post,
         )
-        playing_on = match_winning_chance(
-            chances, away, opponent_away, cube.value, post_crawford=post
-        )
-        return offered >= playing_on
+        # Playing on is worth the match winning chance with the cube as it stands.
+        owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
+        model = MatchCube(chances, away, opponent_away, post, alive=not state.crawford)
+        return offered >= model.cubeful(cube.value, owner)
 
     # -- words -------------------------------------------------------------------
 
