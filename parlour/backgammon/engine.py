@@ -35,13 +35,12 @@ import numpy as np
 
 from parlour.backgammon.bearoff import is_bearoff, shipped_table
 from parlour.backgammon.board import Play, Position, legal_plays
-from parlour.backgammon.cube import effective_win
+from parlour.backgammon.cube import Cube, effective_win
 from parlour.backgammon.equity import (
     Chances,
     CubeDecision,
     MatchCube,
     match_cube_decision,
-    match_winning_chance,
     money_cube_decision,
     money_equity,
 )
@@ -298,18 +297,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The cubeless chances of the side about to roll, one throw deeper than
         :meth:`chances`: the average, over its 21 throws, of its chances after its
         best play of each (by the network), as gnubg's 1-ply evaluation of a cube
-        decision looks ahead."""
-        position = state.position
-        rows = np.zeros((len(THROWS), OUTPUTS))
-        for n, (dice, _) in enumerate(THROWS):
-            results = [position.apply(play) for play in legal_plays(position, dice)]
-            best = results[int(np.argmax(self._values(results)))] if results else position
-            if kind := best.win_kind():
-                rows[n] = (1.0, kind >= 2, kind >= 3, 0.0, 0.0)
-            else:
-                rows[n] = flip(self.probabilities([best.swapped()]))[0]
-        weights = np.array([probability for _, probability in THROWS])
-        return Chances(*(float(x) for x in weights @ rows))
+        decision looks ahead. It is :meth:`_one_ply_chances` seen from the other
+        side: the position as the opponent's, answered by the side about to roll."""
+        row = flip(self._one_ply_chances(state.position.swapped()))
+        return Chances(*(float(x) for x in row))
 
     def _values(self, results: list[Position]) -> Array:
         """The mover's equity after each play; a play that ends the game is worth
@@ -338,16 +329,12 @@ class BackgammonEngine(Engine[BackgammonMove]):
         and winning a game at this cube, as gnubg normalises it."""
         cube = state.cube
         mover = state.mover
+        owner = _owner(cube, mover)
         if state.money:
             if state.options.jacoby and cube.centred:
                 chances = chances.single_only()
-            owner = "centred" if cube.centred else "me" if cube.owner is mover else "opponent"
             return money_equity(chances, owner)
-        away = state.match_length - state.score[mover]
-        opponent_away = state.match_length - state.score[mover.other]
-        crawford_next = self._post_crawford(state) or state.crawford
-        model = MatchCube(chances, away, opponent_away, crawford_next, alive=not state.crawford)
-        owner = "centred" if cube.centred else "me" if cube.owner is mover else "opponent"
+        model = _match_cube(state, mover, chances)
         return model.normalised(model.cubeful(cube.value, owner), cube.value)
 
     def _one_ply_chances(self, result: Position) -> Array:
@@ -448,7 +435,11 @@ class BackgammonEngine(Engine[BackgammonMove]):
         double already made is judged the same way), from its chances a throw deep
         (:meth:`rolled_chances`: against gnubg's verdicts it halves the equity lost
         on takes, docs/benchmarks.md)."""
-        chances = self.rolled_chances(state)
+        return self.cube_decision_from(state, self.rolled_chances(state))
+
+    def cube_decision_from(self, state: BackgammonState, chances: Chances) -> CubeDecision:
+        """The cube decision of :meth:`cube_decision` from the cubeless ``chances``
+        given (another engine's, to measure the cube arithmetic alone)."""
         cube = state.cube
         if state.money:
             if state.options.jacoby and cube.centred:
@@ -458,17 +449,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
         away = state.match_length - state.score[mover]
         opponent_away = state.match_length - state.score[mover.other]
         return match_cube_decision(
-            chances,
-            away,
-            opponent_away,
-            cube.value,
-            post_crawford=self._post_crawford(state),
-            cube_centred=cube.centred,
+            chances, away, opponent_away, cube.value, cube_centred=cube.centred
         )
-
-    def _post_crawford(self, state: BackgammonState) -> bool:
-        leader_one_away = state.match_length - 1 in state.score
-        return leader_one_away and not state.crawford
 
     def _resignation_is_enough(self, state: BackgammonState) -> bool:
         """Whether the points offered are at least what playing on is worth to the
@@ -477,27 +459,16 @@ class BackgammonEngine(Engine[BackgammonMove]):
         receiver = state.mover.other
         chances = self.chances(state).flipped()  # the receiver's chances
         cube = state.cube
+        owner = _owner(cube, receiver)
         if state.money:
-            owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
             if state.options.jacoby and cube.centred:
                 chances = chances.single_only()  # a gammon would count single
             points = effective_win(level, cube, state.options, money=True)
             return points >= money_equity(chances, owner)
-        away = state.match_length - state.score[receiver]
-        opponent_away = state.match_length - state.score[receiver.other]
-        # After the Crawford game (or this one, if it is it) comes post-Crawford play.
-        post = self._post_crawford(state) or state.crawford
-        offered = match_winning_chance(
-            Chances(1.0, float(level >= 2), float(level >= 3), 0.0, 0.0),
-            away,
-            opponent_away,
-            cube.value,
-            post_crawford=post,
-        )
+        certain = Chances(1.0, float(level >= 2), float(level >= 3), 0.0, 0.0)
+        offered = _match_cube(state, receiver, certain).dead(1.0, cube.value)
         # Playing on is worth the match winning chance with the cube as it stands.
-        owner = "centred" if cube.centred else "me" if cube.owner is receiver else "opponent"
-        model = MatchCube(chances, away, opponent_away, post, alive=not state.crawford)
-        return offered >= model.cubeful(cube.value, owner)
+        return offered >= _match_cube(state, receiver, chances).cubeful(cube.value, owner)
 
     # -- words -------------------------------------------------------------------
 
@@ -524,6 +495,19 @@ class BackgammonEngine(Engine[BackgammonMove]):
             f"({chances.win_gammon:.0%} gammons) and loses {chances.lose_gammon:.0%} gammons; "
             f"equity {value:+.2f}"
         )
+
+
+def _owner(cube: Cube, side: Side) -> str:
+    """Who holds ``cube`` as ``side`` sees it: "centred", "me" or "opponent"."""
+    return "centred" if cube.centred else "me" if cube.owner is side else "opponent"
+
+
+def _match_cube(state: BackgammonState, side: Side, chances: Chances) -> MatchCube:
+    """The live cube of ``state``'s match for ``side``, whose ``chances`` these are
+    (dead in the Crawford game)."""
+    away = state.match_length - state.score[side]
+    opponent_away = state.match_length - state.score[side.other]
+    return MatchCube(chances, away, opponent_away, alive=not state.crawford)
 
 
 def _backgammon(state: State[BackgammonMove]) -> BackgammonState:

@@ -278,31 +278,6 @@ def _after_game(
     return match_equity(away, max(opponent_away + points, 0), post_crawford)
 
 
-def match_winning_chance(
-    chances: Chances,
-    away: int,
-    opponent_away: int,
-    cube: int,
-    *,
-    post_crawford: bool = False,
-) -> float:
-    """My match winning chance if the game is played out at ``cube`` (a dead cube)."""
-    after = match_equity
-    win_single = chances.win - chances.win_gammon
-    win_gammon = chances.win_gammon - chances.win_backgammon
-    lose = 1 - chances.win
-    lose_single = lose - chances.lose_gammon
-    lose_gammon = chances.lose_gammon - chances.lose_backgammon
-    return (
-        win_single * after(away - cube, opponent_away, post_crawford)
-        + win_gammon * after(away - 2 * cube, opponent_away, post_crawford)
-        + chances.win_backgammon * after(away - 3 * cube, opponent_away, post_crawford)
-        + lose_single * after(away, opponent_away - cube, post_crawford)
-        + lose_gammon * after(away, opponent_away - 2 * cube, post_crawford)
-        + chances.lose_backgammon * after(away, opponent_away - 3 * cube, post_crawford)
-    )
-
-
 #: How many doublings ahead the live cube of match play is followed (past them, the
 #: cube is taken as dead: its value a few doublings up is small and costly to reckon).
 CUBE_LOOKAHEAD = 3
@@ -312,7 +287,8 @@ CUBE_LOOKAHEAD = 3
 class MatchCube:
     """The live cube of match play, for the side whose cubeless ``chances`` these are,
     needing ``away`` points against ``opponent_away``; ``alive``: either side may
-    double (not in the Crawford game).
+    double (not in the Crawford game). The games after this one are post-Crawford
+    once a side needs one point (this game is the Crawford game or after it).
 
     As in money play (Janowski), a live cube's match winning chance is a straight
     line in the chance to win ``p`` between the points where each side would be
@@ -325,7 +301,6 @@ class MatchCube:
     chances: Chances
     away: int
     opponent_away: int
-    post_crawford: bool
     alive: bool = True
     #: The doubling points found so far, by (cube, who doubles, lookahead): they do
     #: not depend on the win chance, so each is found once.
@@ -334,7 +309,9 @@ class MatchCube:
     )
 
     def _me(self, away: int, opponent_away: int) -> float:
-        return match_equity(away, opponent_away, self.post_crawford)
+        """The match equity of a score reached from this game's."""
+        post_crawford = 1 in (self.away, self.opponent_away)
+        return match_equity(away, opponent_away, post_crawford)
 
     def _win_lose(self, cube: int) -> tuple[float, float]:
         """The match winning chance after winning, and after losing, at ``cube``,
@@ -356,7 +333,8 @@ class MatchCube:
         return won, lost
 
     def dead(self, p: float, cube: int) -> float:
-        """The match winning chance at a win chance ``p``, the cube dead at ``cube``."""
+        """The match winning chance at a win chance ``p``, the game played out at
+        ``cube`` (a dead cube)."""
         won, lost = self._win_lose(cube)
         return p * won + (1 - p) * lost
 
@@ -452,7 +430,6 @@ def match_cube_decision(
     opponent_away: int,
     cube: int,
     *,
-    post_crawford: bool,
     cube_centred: bool = True,
 ) -> CubeDecision:
     """The cube decision of the side on roll (the cube centred or its own), in
@@ -463,13 +440,12 @@ def match_cube_decision(
     0-0 (``0HPwASHg8+ABUA:cAmgAAAAAAAE``, the mover 52 % to win) is no double:
 
     >>> decision = match_cube_decision(
-    ...     Chances(0.5215, 0.1452, 0.0080, 0.1192, 0.0049), 5, 5, 1, post_crawford=False
+    ...     Chances(0.5215, 0.1452, 0.0080, 0.1192, 0.0049), 5, 5, 1
     ... )
     >>> decision.should_double
     False
     """
-    crawford_next = post_crawford or away == 1 or opponent_away == 1
-    model = MatchCube(chances, away, opponent_away, crawford_next)
+    model = MatchCube(chances, away, opponent_away)
     return CubeDecision(
         no_double=model.normalised(model.cubeful(cube, "centred" if cube_centred else "me"), cube),
         double_take=model.normalised(model.cubeful(2 * cube, "opponent"), cube),

@@ -20,12 +20,7 @@ from pathlib import Path
 
 from parlour.analysis.coach import opening_of
 from parlour.backgammon.engine import BackgammonEngine
-from parlour.backgammon.equity import (
-    Chances,
-    CubeDecision,
-    match_cube_decision,
-    money_cube_decision,
-)
+from parlour.backgammon.equity import Chances
 from parlour.backgammon.matchfile import read_mat
 from parlour.backgammon.rules import Action, BackgammonState, Phase
 
@@ -187,22 +182,6 @@ def gnubg_verdicts(
     return verdicts, pre, post
 
 
-def our_decision(state: BackgammonState, chances: Chances) -> CubeDecision:
-    """Parlour's cube decision of ``state`` from the cubeless ``chances`` given."""
-    engine = BackgammonEngine()
-    if state.money:
-        return money_cube_decision(chances, state.cube.centred)
-    mover = state.mover
-    return match_cube_decision(
-        chances,
-        state.match_length - state.score[mover],
-        state.match_length - state.score[mover.other],
-        state.cube.value,
-        post_crawford=engine._post_crawford(state),
-        cube_centred=state.cube.centred,
-    )
-
-
 @dataclass
 class Tally:
     """Decisions compared: how many, how many agreed, and the equity lost."""
@@ -244,7 +223,7 @@ def compare(
             chances = engine.chances(state)
         else:
             chances = engine.rolled_chances(state)
-        ours = our_decision(state, chances)
+        ours = engine.cube_decision_from(state, chances)
         kind = "money" if state.money else "match"
         double = tallies.setdefault(f"{kind} double", Tally())
         double.add(ours.should_double == verdict.doubles, verdict.double_loss(ours.should_double))

@@ -191,7 +191,7 @@ def test_match_equity_table_is_symmetric_and_monotone() -> None:
 
 def test_post_crawford_trailer_doubles_and_crawford_leader_never_drops_at_even_chances() -> None:
     # the trailer, 4 away against a leader 1 away after the Crawford game, should double
-    decision = match_cube_decision(no_gammons(0.5), 4, 1, 1, post_crawford=True)
+    decision = match_cube_decision(no_gammons(0.5), 4, 1, 1)  # after the Crawford game
     assert decision.should_double
     assert decision.should_take  # the leader takes: a drop would lose the match... later
 
