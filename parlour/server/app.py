@@ -747,9 +747,10 @@ def serve(
     _check_store(url)
     if redis_url is not None:
         _check_fleet(url, redis_url)
+    logging_config = log_config(log_format)
     banner = f"Parlour: http://{host}:{port}/  (games stored in {_safe(url)})"
     if log_format == "json":
-        logging.config.dictConfig(log_config(log_format))
+        logging.config.dictConfig(logging_config)
         log.info(banner)  # every line of a JSON log is JSON
     else:
         print(banner, flush=True)
@@ -773,7 +774,7 @@ def serve(
         # Moves are small messages: compressing each costs more CPU than it saves.
         ws_per_message_deflate=False,
         log_level="info",
-        log_config=log_config(log_format),
+        log_config=logging_config,
     )
     return 0
 

@@ -777,14 +777,14 @@ def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -
         series = face.series(recorded.rules)
     except ValueError as error:
         raise BadRequest("bad-file", f"the file's rules are not Parlour's: {error}") from None
-    moves = sum(len(opening_of(state)[1]) for state in recorded.games)
-    if moves > MOST_IMPORTED:
+    openings = [opening_of(state) for state in recorded.games]
+    if sum(len(moves) for _, moves in openings) > MOST_IMPORTED:
         raise TooLarge("too-large", f"an imported game may have at most {MOST_IMPORTED} moves")
     options: dict[str, Any] = {"opponent": "local", "imported": True}
     options["names"] = list(recorded.names)
     if series.rules:
         options["rules"] = series.rules
-    start, _ = opening_of(recorded.games[0])
+    start = openings[0][0]
     if start.to_text() != series.first().to_text():
         if len(recorded.games) > 1 or game.has_chance:
             raise BadRequest("bad-file", "a match from a set-up position cannot be imported")

@@ -126,7 +126,7 @@ class Table:
                 f"version must be from 0 to the game's version {self.version}",
                 version=self.version,
             )
-        progress = Progress(self.first_position(), self.progress.series)
+        progress = Progress(self.first_position(), self.series)
         for event in self.events[:version]:
             apply(progress, event)
         return progress

@@ -207,7 +207,7 @@ class BackgammonBoard(Board):
             cell.set_class(cell.key in landed and cell.key not in movable, "landed")
             cell.set_class(cell.key in self.played, "played")
             cell.set_class(cell.key in self.better, "better")
-        self.query_one("#middle", Static).update(self.middle_text(data))
+        self.query_one("#middle", Static).update(self.middle_text(data, turn))
 
     def _drawing(
         self, key: Any, top: bool, layout: BoardData, viewer: Side, last_play: set[Any]
@@ -231,18 +231,17 @@ class BackgammonBoard(Board):
             text.append("\n".join(" ▬▬▬" for _ in range(bars)), style=colour)
         return text
 
-    def middle_text(self, data: BoardData) -> Text:
+    def middle_text(self, data: BoardData, turn: dict[str, Any] | None) -> Text:
         """The dice (those used this turn greyed), or what is to be done; the cube."""
         names = self.session.game.side_names
         text = Text()
         dice = data["dice"]
         if dice is not None:
-            # The face reckons which dice the steps so far have used.
-            turn = self.turn()
+            # The face reckons which dice the steps so far (``turn``'s) have used.
             whole = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-            left = list(turn["dice_left"]) if turn is not None else whole
+            left = list(turn["dice_left"]) if turn is not None else list(whole)
             text.append(f"{names[data['mover']]} rolled ", style="#f0e6d2")
-            for die in dice if dice[0] != dice[1] else [dice[0]] * 4:
+            for die in whole:
                 used = die not in left
                 if not used:
                     left.remove(die)

@@ -124,3 +124,15 @@ export const store = {
     localStorage.setItem("parlour:recent", JSON.stringify(list.slice(0, 8)));
   },
 };
+
+/**
+ * Keep a game's seats and title in this browser, and open its page.
+ * @param {string} id
+ * @param {Seat[]} seats
+ * @param {string} title
+ */
+export function openGame(id, seats, title) {
+  store.addSeats(id, seats);
+  store.remember(id, title);
+  location.hash = `game=${id}`;
+}

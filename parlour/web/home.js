@@ -2,7 +2,7 @@
 // The home page (choose a game and an opponent) and the invitation link a friend
 // opens. Seat tokens stay in this browser's localStorage, never in a URL.
 
-import { api, store } from "./api.js";
+import { api, openGame, store } from "./api.js";
 import { h, mainArea } from "./dom.js";
 
 /** The home page: a card per game, and the recent games. */
@@ -96,11 +96,9 @@ function gameCard(game) {
     start.disabled = true;
     try {
       const made = await api("/api/games", { method: "POST", body });
-      store.addSeats(made.game.id, made.seats);
       store.setTutor(made.game.id, coached ? tutorSelect.value : "");
       if (made.invite_url) store.setInvite(made.game.id, new URL(made.invite_url, location.origin).href);
-      store.remember(made.game.id, game.title);
-      location.hash = `game=${made.game.id}`;
+      openGame(made.game.id, made.seats, game.title);
     } catch (error) {
       const shown = form.querySelector(".error");
       if (shown) shown.textContent = error instanceof Error ? error.message : String(error);
@@ -160,9 +158,7 @@ function importForm(games) {
     start.disabled = true;
     try {
       const made = await api("/api/games/import", { method: "POST", body: { game: gameSelect.value, text: text.value } });
-      store.addSeats(made.game.id, made.seats);
-      store.remember(made.game.id, `${game ? game.title : made.game.title} (imported)`);
-      location.hash = `game=${made.game.id}`;
+      openGame(made.game.id, made.seats, `${game ? game.title : made.game.title} (imported)`);
     } catch (problem) {
       error.textContent = problem instanceof Error ? problem.message : String(problem);
     } finally {

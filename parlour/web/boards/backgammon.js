@@ -64,36 +64,26 @@ function die(x, y, value, used) {
 }
 
 /**
- * The points of the steps entered so far this turn (the mover's numbering, "24/21"),
- * as [[point, "from" | "to"], ...] in the first side's numbering.
- * @param {string[]} steps
- * @param {number} mover
+ * The points a play's text touches ("24/18 13/11", "bar/22*", "8/5(2)", written in
+ * ``side``'s numbering) as [[point, "from" | "to"], ...] in the first side's.
+ * @param {string} text
+ * @param {number} side
  */
-function ownSteps(steps, mover) {
+function playMarks(text, side) {
   const absolute = (/** @type {string} */ word) =>
-    word === "bar" || word === "off" ? word : mover === 0 ? Number(word) : 25 - Number(word);
-  return steps.flatMap((step) => {
-    const [from, to] = step.split("/");
-    return [[absolute(from), "from"], [absolute(to), "to"]];
-  });
-}
-
-/** The points of the last checker play as [[point, "from" | "to"], ...] in the first
- * side's numbering, read from its move text ("24/18 13/11", "bar/22*", "8/5(2)"). */
-function lastPlay(game) {
-  const entry = [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
-  if (!entry) return null;
-  const absolute = (word) => {
-    if (word === "bar" || word === "off") return word;
-    const n = Number(word);
-    return entry.side === 0 ? n : 25 - n;
-  };
+    word === "bar" || word === "off" ? word : side === 0 ? Number(word) : 25 - Number(word);
   const marks = [];
-  for (const token of entry.text.split(" ")) {
+  for (const token of text.split(" ")) {
     const hops = token.replace(/\(\d+\)$/, "").replaceAll("*", "").split("/");
     hops.forEach((hop, i) => marks.push([absolute(hop), i === 0 ? "from" : "to"]));
   }
   return marks;
+}
+
+/** The points of the last checker play, as :func:`playMarks` gives them. */
+function lastPlay(game) {
+  const entry = [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
+  return entry ? playMarks(entry.text, entry.side) : null;
 }
 
 export function renderBackgammon(game, ctx) {
@@ -194,7 +184,8 @@ export function renderBackgammon(game, ctx) {
   // The last play stays marked: where its checkers left from and arrived. While a
   // turn is being entered, its own steps are marked instead, in another colour, so
   // that one's own unconfirmed moves are not taken for the opponent's.
-  const own = ownSteps(ctx.steps || [], board.mover);
+  const steps = ctx.steps || [];
+  const own = steps.length ? playMarks(steps.join(" "), board.mover) : [];
   const last = own.length ? own : lastPlay(game);
   if (last) {
     for (const [where, kind] of last) {

@@ -3,7 +3,7 @@
 // information and the buttons for what the player may do now. What is particular
 // to a game (its cube and dice buttons, its questions) comes from the server.
 
-import { api, store } from "../api.js";
+import { api, openGame, store } from "../api.js";
 import { h, plural } from "../dom.js";
 import { loadTurn } from "./turn.js";
 
@@ -186,11 +186,9 @@ function rematchButtons(page) {
   const side = page.mySides[0];
   const token = page.tokenFor(side);
   if (!g.rematch) {
-    return [button("Rematch (colours swapped)", "rematch", () => once(page, async () => {
+    return [button("Rematch (colours swapped)", "rematch", () => page.once(async () => {
       const made = await api(`/api/games/${page.gameId}/rematch`, { method: "POST", body: {}, token });
-      store.addSeats(made.game.id, made.seats);
-      store.remember(made.game.id, g.title);
-      location.hash = `game=${made.game.id}`;
+      openGame(made.game.id, made.seats, g.title);
     }), "primary")];
   }
   const rematch = g.rematch;
@@ -198,31 +196,11 @@ function rematchButtons(page) {
     return [h("a", { class: "button primary", href: `#game=${rematch}`, "data-testid": "rematch-go" }, "Go to the rematch")];
   }
   page.say("Your friend offers a rematch, colours swapped.", "hint");
-  return [button("Join the rematch", "rematch-join", () => once(page, async () => {
+  return [button("Join the rematch", "rematch-join", () => page.once(async () => {
     // The token held in this game is the invitation to the other seat there.
     const joined = await api(`/api/games/${rematch}/join`, { method: "POST", body: { invite: token } });
-    store.addSeats(rematch, [{ side: joined.side, token: joined.token }]);
-    store.remember(rematch, g.title);
-    location.hash = `game=${rematch}`;
+    openGame(rematch, [{ side: joined.side, token: joined.token }], g.title);
   }), "primary")];
-}
-
-/**
- * Run ``work`` unless an action is already under way (a double click does it once);
- * a refusal is said on the page.
- * @param {GamePage} page
- * @param {() => Promise<void>} work
- */
-async function once(page, work) {
-  if (page.state.acting) return;
-  page.state.acting = true;
-  try {
-    await work();
-  } catch (error) {
-    page.say(error instanceof Error ? error.message : String(error), "error");
-  } finally {
-    page.state.acting = false;
-  }
 }
 
 /**
@@ -247,28 +225,16 @@ async function askHint(page) {
  * @param {GamePage} page
  */
 async function playAgain(page) {
-  await once(page, () => createLike(page)); // a double click makes one game
-}
-
-/**
- * Create the game "Play again" asks for.
- * @param {GamePage} page
- */
-async function createLike(page) {
   const g = page.state.game;
   const computer = g.seats.find((seat) => seat.player === "computer");
   /** @type {Record<string, any>} */
   const body = { game: g.game, opponent: g.options.opponent, side: computer ? computer.side : 0 };
   if (computer) body.level = computer.level;
   if (g.options.rules) body.rules = g.options.rules;
-  try {
+  await page.once(async () => { // a double click makes one game; a refusal is said
     const made = await api("/api/games", { method: "POST", body });
-    store.addSeats(made.game.id, made.seats);
-    store.remember(made.game.id, g.title);
-    location.hash = `game=${made.game.id}`;
-  } catch (error) {
-    page.say(error instanceof Error ? error.message : String(error), "error");
-  }
+    openGame(made.game.id, made.seats, g.title);
+  });
 }
 
 /**

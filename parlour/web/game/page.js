@@ -52,6 +52,8 @@ import { loadTurn } from "./turn.js";
  * @property {(prompt: string, items: {label: string, value: string, testid: string}[]) => Promise<string>} ask
  *   a question answered by one of the buttons (the tutor's)
  * @property {string} tutor  the tutor's threshold ("" for none)
+ * @property {(work: () => Promise<void>) => Promise<void>} once  ``work``, unless an
+ *   action is under way (a double click acts once)
  * @property {(connection: import("./live.js").Connection) => void} connected
  *   how the live connection stands now
  */
@@ -125,7 +127,7 @@ function drawConnection(page, parts, typed) {
   parts.connection.textContent = words(seconds);
   parts.connection.className = `connection ${status}`;
   parts.connection.dataset.status = status;
-  const down = status === "reconnecting" || status === "offline";
+  const down = connectionDown(page);
   for (const control of [...parts.controls.querySelectorAll("button"), ...typed.querySelectorAll("input, button")]) {
     const element = /** @type {HTMLButtonElement | HTMLInputElement} */ (control);
     if (element.dataset.local) continue;
@@ -209,6 +211,7 @@ export async function showGame(gameId) {
       parts.messageBox.className = tone;
     },
     act: (action, move) => act(page, action, move),
+    once: (work) => once(page, work),
     connected(connection) {
       const was = page.state.connection.status;
       page.state.connection = connection;
@@ -281,16 +284,13 @@ async function act(page, action, move) {
     page.say("You are watching this game.", "warn");
     return;
   }
-  const status = page.state.connection.status;
-  if (status === "reconnecting" || status === "offline") {
+  if (connectionDown(page)) {
     page.say("Not connected to the server: nothing was sent. Try again once the connection is back.", "error");
     return;
   }
   // One action at a time: a second click while the first is on its way (a double
   // click) would be sent for a position that is about to change.
-  if (page.state.acting) return;
-  page.state.acting = true;
-  try {
+  await page.once(async () => {
     if (action === "move" && move !== undefined && !(await tutorAllows(page, move))) {
       page.draw();
       return;
@@ -300,7 +300,7 @@ async function act(page, action, move) {
     if (move !== undefined) body.move = move;
     try {
       const updated = await api(`/api/games/${page.gameId}/actions`, { method: "POST", body, token });
-      page.say(action === "offer-draw" ? "You offered a draw: waiting for the answer." : "", "hint");
+      page.say("");
       page.state.hint = null;
       await page.adopt(updated);
     } catch (error) {
@@ -314,9 +314,34 @@ async function act(page, action, move) {
         page.draw();
       }
     }
+  });
+}
+
+/**
+ * Run ``work`` unless an action is already under way (a double click does it once);
+ * a refusal it does not answer itself is said on the page.
+ * @param {GamePage} page
+ * @param {() => Promise<void>} work
+ */
+async function once(page, work) {
+  if (page.state.acting) return;
+  page.state.acting = true;
+  try {
+    await work();
+  } catch (error) {
+    page.say(error instanceof Error ? error.message : String(error), "error");
   } finally {
     page.state.acting = false;
   }
+}
+
+/**
+ * Whether the live connection is down (what is sent now would be lost).
+ * @param {GamePage} page
+ */
+function connectionDown(page) {
+  const status = page.state.connection.status;
+  return status === "reconnecting" || status === "offline";
 }
 
 /**
