@@ -91,7 +91,9 @@ def ballot_state(ballot: str) -> CheckersState:
 class Peer:
     """py-draughts' engine on its American board with the ACF capture rule."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float | None, fen: str | None = None, depth: int = 64) -> None:
+        """The peer at ``seconds`` a move (None: no clock) and at most ``depth``
+        plies, from the start or from ``fen``."""
         from draughts.boards.american import _CORE, Board
         from draughts.engines.simple import SimpleEngine
         from draughts.models import Color
@@ -106,8 +108,11 @@ class Peer:
                     _CORE, max_capture=False, captures_optional=False
                 )
 
-        self.board = CompulsoryCaptureBoard(turn=Color.BLACK)
-        self.engine = SimpleEngine(depth_limit=64, time_limit=seconds)
+        if fen is None:
+            self.board = CompulsoryCaptureBoard(turn=Color.BLACK)
+        else:
+            self.board = CompulsoryCaptureBoard.from_fen(fen)
+        self.engine = SimpleEngine(depth_limit=depth, time_limit=seconds)
 
     @staticmethod
     def _shape(start: int, end: int, captured: object) -> tuple[int, int, frozenset[int]]:

@@ -16,6 +16,12 @@ board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves a
   same position, runs for the double corner. That is what converts two kings
   against one and three against two instead of circling into a draw.
 
+Positions of four pieces or fewer are not evaluated but looked up in the endgame
+database (:mod:`parlour.checkers.endgame`): a win or loss there scores as a mate in
+as many plies as the database says, so the search takes the shortest win and never
+lets one go, and a drawn ending scores 0. The beginner levels search endings like
+the rest, mistakes and all.
+
 Captures are compulsory, so where one is available quiescence search must play
 it (it may not "stand pat"), and a position that repeats within the search, or
 reaches the 40-move limit, scores as a draw: the side ahead avoids it, the side
@@ -55,6 +61,7 @@ from parlour.checkers.board import (
     _steps,
     bits,
 )
+from parlour.checkers.endgame import EndgameDatabase, shipped_database
 from parlour.checkers.rules import CheckersState
 from parlour.core.engine import Analysis, Engine, Hint, Line
 from parlour.core.judgement import logistic_chances
@@ -269,7 +276,7 @@ class SearchBoard:
     from the game and from the search path, to score repetitions as draws.
     """
 
-    __slots__ = ("_counts", "_moves", "_stack", "key", "position", "quiet", "side")
+    __slots__ = ("_counts", "_moves", "_stack", "endgames", "key", "position", "quiet", "side")
 
     def __init__(
         self,
@@ -277,8 +284,11 @@ class SearchBoard:
         side: Side,
         quiet_plies: int = 0,
         history: list[Key] | None = None,
+        endgames: EndgameDatabase | None = None,
     ) -> None:
         self.position = position
+        #: Where positions of few pieces are looked up rather than searched.
+        self.endgames = endgames
         self.side = side
         self.quiet = quiet_plies
         self.key: Key = (*position, side)
@@ -291,10 +301,10 @@ class SearchBoard:
         self._moves: list[Step] | None = None
 
     @classmethod
-    def from_state(cls, state: CheckersState) -> Self:
+    def from_state(cls, state: CheckersState, endgames: EndgameDatabase | None = None) -> Self:
         quiet = state.quiet_plies
         history = state._seen[-1 - quiet :]
-        return cls(state.position, state.turn, quiet, list(history))
+        return cls(state.position, state.turn, quiet, list(history), endgames)
 
     def _sides(self) -> tuple[int, int, int]:
         """The mover's men and kings, and the other side's pieces."""
@@ -392,12 +402,28 @@ class SearchBoard:
             side, men, kings, opponents, empty
         ):
             return -(MATE - ply)
-        if ply and (self._counts[self.key] > 1 or self.quiet >= FORTY_MOVE_PLIES):
+        if not ply:
+            return None  # the root is searched: the search is there to choose its move
+        if self._counts[self.key] > 1 or self.quiet >= FORTY_MOVE_PLIES:
             return 0
+        if self.endgames is not None:
+            code = self.endgames.code(self.position, side)
+            if code is not None:
+                return _endgame_score(code, ply)
         return None
 
     def hash_key(self) -> Key:
         return self.key
+
+
+def _endgame_score(code: int, ply: int) -> int:
+    """The search's score for a position the endgame database holds: a draw is 0,
+    a win or loss in ``n`` plies scores as a mate found ``n`` plies further on, so
+    the search takes the shortest win and holds out longest in a loss."""
+    if not code:
+        return 0
+    plies = code - 1
+    return MATE - ply - plies if plies % 2 else -(MATE - ply - plies)
 
 
 # -- levels --------------------------------------------------------------------------
@@ -464,8 +490,11 @@ class CheckersEngine(Engine[Move]):
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
 
-    def __init__(self) -> None:
+    def __init__(self, endgames: bool = True) -> None:
         self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
+        #: The solved endings of few pieces (None: searched like the rest; the
+        #: beginner levels always search them, mistakes and all).
+        self.endgames = shipped_database() if endgames else None
 
     def time_limit(self, level: int) -> float:
         return LEVELS[self.check_level(level)].seconds
@@ -486,7 +515,7 @@ class CheckersEngine(Engine[Move]):
         searcher.time_limit = seconds
         searcher.max_depth = depth
         searcher.node_limit = nodes
-        return searcher.search(SearchBoard.from_state(state))
+        return searcher.search(SearchBoard.from_state(state, self.endgames))
 
     @staticmethod
     def to_move(state: CheckersState, step: Step) -> Move:
@@ -619,7 +648,7 @@ class CheckersEngine(Engine[Move]):
         its own (a score found with moves left out must not stand for the
         position's in the game's table)."""
         wanted = {(SQUARE_BIT[m.start], SQUARE_BIT[m.end], _mask(m.captured)) for m in moves}
-        board = _RootOnly.from_state(state)
+        board = _RootOnly.from_state(state, self.endgames)
         board.allowed = wanted
         searcher: AlphaBeta[Step] = AlphaBeta(
             max_depth=depth,
@@ -657,7 +686,7 @@ class CheckersEngine(Engine[Move]):
     ) -> list[Line[Move]]:
         """The best ``count`` moves after the best one, each scored by a search of
         the position it leads to, one ply shallower than the main search."""
-        board = SearchBoard.from_state(state)
+        board = SearchBoard.from_state(state, self.endgames)
         others = [step for step in board.moves() if step != best.best_move]
         if not others:
             return []

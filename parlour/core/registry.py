@@ -73,6 +73,13 @@ GAMES: dict[str, GameEntry] = {
         rules="parlour.checkers.rules:CHECKERS",
         face="parlour.checkers.face:CHECKERS_FACE",
         engine="parlour.checkers.engine:CheckersEngine",
+        programs=(
+            Program(
+                "checkers-endgames",
+                "parlour.checkers.endgame:main",
+                "describe the checkers endgame database (building it if it is missing)",
+            ),
+        ),
     ),
     "chess": GameEntry(
         rules="parlour.chess.rules:CHESS",

@@ -1,0 +1,244 @@
+"""Checkers endings: does play agree with the endgame database, and are won endings won?
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/checkers_endgames.py                  # both parts
+    .venv/bin/python benchmarks/checkers_endgames.py --sample 20      # a quick look
+    .venv/bin/python benchmarks/checkers_endgames.py --part conversions
+
+**Play-outs.** Positions drawn at random from the database (the same number won,
+lost and drawn for the side to move, either colour to move, two to four pieces) are
+played out twice: by Parlour against itself, where the result must be the
+database's exactly; and by Parlour against py-draughts' engine (``SimpleEngine`` at
+depth 8, on its American board with compulsory captures, every move checked by our
+rules), Parlour taking the side the database favours (in a draw, the side to move),
+where Parlour must do at least as well as the database says. Parlour searches 0.1 s
+a move. Games are adjudicated by our rules: no move loses; a threefold repetition or
+forty moves a side without a man move or capture is a draw.
+
+**Conversions.** Won endings of more pieces than the database holds -- two kings
+against one in a double corner, three kings against two, four pieces against three
+with men -- played by Parlour (0.5 s a move) against py-draughts at depth 8, each
+with Parlour on both colours. Each must be won within 60 of Parlour's moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checkers_match import Peer
+
+from parlour.checkers.board import BIT_SQUARE, BLACK, SQUARE_BIT, WHITE, Position, bits
+from parlour.checkers.endgame import shipped_database
+from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.notation import position_to_fen
+from parlour.checkers.rules import CHECKERS, CheckersState
+from parlour.core.protocol import Side
+
+#: Won endings beyond the database, as FEN with the winner to move (Parlour takes
+#: the winner), each also played turned round with the colours swapped.
+CONVERSIONS: tuple[tuple[str, str], ...] = (
+    ("two kings against one in Black's double corner", "W:WK14,K19:BK1"),
+    ("two kings against one in White's double corner", "B:WK32:BK14,K18"),
+    ("two kings against one, from the far corner", "W:WK29,K30:BK4"),
+    ("three kings against two, both double corners", "W:WK14,K18,K19:BK1,K32"),
+    ("three kings against two, one double corner", "W:WK29,K30,K31:BK1,K5"),
+    ("three kings against two in the centre", "W:WK22,K26,K27:BK10,K11"),
+    ("two kings and a man against a king and a man", "W:WK18,K19,30:BK5,12"),
+    ("three kings against two men and a king", "W:WK22,K23,K27:BK1,3,4"),
+    ("two kings and two men against three men", "W:WK14,K15,29,31:B2,3,4"),
+    ("three kings and a man against three men", "W:WK13,K14,K15,31:B1,2,4"),
+    ("two kings and two men against a king and two men", "W:WK17,K18,30,31:BK24,2,3"),
+    ("four kings against three kings", "W:WK13,K14,K18,K19:BK1,K5,K32"),
+)
+
+PLY_CAP = 400
+
+
+def turned(position: Position) -> Position:
+    """The position turned half a turn with the colours swapped (square n of
+    Black's becomes square 33 - n of White's), so the other side is to move."""
+
+    def turn(mask: int) -> int:
+        return sum(1 << SQUARE_BIT[33 - BIT_SQUARE[b]] for b in bits(mask))
+
+    black_men, black_kings, white_men, white_kings = position
+    return turn(white_men), turn(white_kings), turn(black_men), turn(black_kings)
+
+
+class ParlourPlayer:
+    def __init__(self, seconds: float) -> None:
+        self.engine = CheckersEngine()
+        self.seconds = seconds
+
+    def choose(self, state: CheckersState):  # type: ignore[no-untyped-def]
+        result = self.engine.search(state, seconds=self.seconds, depth=64)
+        assert result.best_move is not None
+        return self.engine.to_move(state, result.best_move)
+
+
+def play_out(
+    start: CheckersState, peer_side: Side | None, seconds: float, peer_depth: int
+) -> tuple[Side | None, int, str]:
+    """Play from ``start`` (py-draughts on ``peer_side``, Parlour elsewhere); the
+    winner (None: a draw), the plies and why it ended."""
+    state = start.copy()
+    peer = (
+        Peer(None, fen=position_to_fen(state.position, state.turn), depth=peer_depth)
+        if peer_side is not None
+        else None
+    )
+    players = {side: ParlourPlayer(seconds) for side in (BLACK, WHITE) if side != peer_side}
+    plies = 0
+    while True:
+        outcome = state.rules_outcome()
+        if outcome is not None:
+            return outcome.winner, plies, outcome.reason
+        draw = state.claimable_draw()
+        if draw is not None:
+            return None, plies, draw
+        if plies >= PLY_CAP:
+            return None, plies, f"stopped at {PLY_CAP} plies"
+        if peer is not None and state.turn is peer_side:
+            move = peer.choose(state)
+        else:
+            move = players[state.turn].choose(state)
+            if peer is not None:
+                peer.push(move)
+        state.push(move)
+        plies += 1
+
+
+def sample(per_result: int, seed: int) -> list[tuple[str, CheckersState]]:
+    """Positions from the database: ``per_result`` each won, lost and drawn for
+    the side to move, with the database's verdict."""
+    db = shipped_database()
+    assert db is not None, "the endgame database is missing: run parlour checkers-endgames"
+    rng = random.Random(seed)
+    wanted = {"win": per_result, "loss": per_result, "draw": per_result}
+    found: list[tuple[str, CheckersState]] = []
+    while any(wanted.values()):
+        slot = rng.randrange(len(db.codes))
+        try:
+            position = db.position(slot)
+        except ValueError:
+            continue
+        verdict = db.probe(position, BLACK)
+        assert verdict is not None
+        if not wanted[verdict.result]:
+            continue
+        state = CheckersState.from_position(position, BLACK)
+        if state.is_over():
+            continue
+        wanted[verdict.result] -= 1
+        if rng.random() < 0.5:  # the same position with White to move
+            state = CheckersState.from_position(turned(position), WHITE)
+        found.append((verdict.result, state))
+    return found
+
+
+def check_play_out(args: tuple[str, str, bool, float, int]) -> tuple[str, str, str, str, int]:
+    """One play-out: (verdict, FEN, who played, the result for the side to move
+    at the start, plies)."""
+    verdict, fen, against_peer, seconds, depth = args
+    start = CHECKERS.state_from_text(fen)
+    assert isinstance(start, CheckersState)
+    mover = start.turn
+    peer_side = None
+    if against_peer:
+        peer_side = mover.other if verdict != "loss" else mover
+    winner, plies, _ = play_out(start, peer_side, seconds, depth)
+    result = "draw" if winner is None else "win" if winner is mover else "loss"
+    return verdict, fen, "py-draughts" if against_peer else "itself", result, plies
+
+
+RANK = {"loss": 0, "draw": 1, "win": 2}
+
+
+def play_outs(per_result: int, seed: int, jobs: int, seconds: float, depth: int) -> bool:
+    positions = sample(per_result, seed)
+    tasks = [
+        (verdict, state.to_text(), against, seconds, depth)
+        for verdict, state in positions
+        for against in (False, True)
+    ]
+    tally: Counter[tuple[str, str, str]] = Counter()
+    wrong = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for verdict, fen, opponent, result, _ in pool.map(check_play_out, tasks):
+            tally[(opponent, verdict, result)] += 1
+            if opponent == "itself":
+                bad = result != verdict
+            else:  # Parlour held the favoured side: at least the database's result
+                ours = (
+                    result
+                    if verdict != "loss"
+                    else {"win": "loss", "loss": "win"}.get(result, result)
+                )
+                favoured = verdict if verdict != "loss" else "win"
+                bad = RANK[ours] < RANK[favoured]
+            if bad:
+                wrong += 1
+                print(f"  DISAGREES: {fen} database {verdict}, against {opponent}: {result}")
+    for (opponent, verdict, result), count in sorted(tally.items()):
+        print(f"  against {opponent:11}: database {verdict:4}, played {result:4}: {count}")
+    print(f"{len(tasks)} play-outs of {len(positions)} positions; {wrong} disagree")
+    return wrong == 0
+
+
+def check_conversion(args: tuple[str, str, bool, float, int]) -> tuple[str, str, bool, int, str]:
+    name, fen, swap, seconds, depth = args
+    start = CHECKERS.state_from_text(fen)
+    assert isinstance(start, CheckersState)
+    if swap:
+        start = CheckersState.from_position(turned(start.position), start.turn.other)
+    winner_side = start.turn
+    winner, plies, reason = play_out(start, winner_side.other, seconds, depth)
+    ours = (plies + 1) // 2
+    won = winner is winner_side and ours <= 60
+    return name, start.to_text(), won, ours, reason
+
+
+def conversions(jobs: int, seconds: float, depth: int) -> bool:
+    tasks = [
+        (name, fen, swap, seconds, depth) for name, fen in CONVERSIONS for swap in (False, True)
+    ]
+    won_all = True
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for name, fen, won, moves, reason in pool.map(check_conversion, tasks):
+            won_all &= won
+            verdict = "won" if won else "NOT WON"
+            print(f"  {name:52} {fen:32} {verdict} in {moves} moves ({reason})", flush=True)
+    print(f"{len(tasks)} endings: {'all won' if won_all else 'some not won'}")
+    return won_all
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--part", choices=("play-outs", "conversions", "both"), default="both")
+    parser.add_argument("--sample", type=int, default=100, help="positions per verdict")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--depth", type=int, default=8, help="py-draughts' depth")
+    args = parser.parse_args()
+    started = time.monotonic()
+    ok = True
+    if args.part in ("play-outs", "both"):
+        ok &= play_outs(args.sample, args.seed, args.jobs, 0.1, args.depth)
+    if args.part in ("conversions", "both"):
+        ok &= conversions(args.jobs, 0.5, args.depth)
+    print(f"{time.monotonic() - started:.0f} s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
