@@ -2,9 +2,10 @@
 
 Run from the repository root::
 
-    /work/devvenv/bin/python benchmarks/checkers_match.py                # 24 ballots x 2 = 48 games
-    /work/devvenv/bin/python benchmarks/checkers_match.py --seconds 0.3 --jobs 2
-    /work/devvenv/bin/python benchmarks/checkers_match.py --ballots 3    # a quick look
+    .venv/bin/python benchmarks/checkers_match.py                # 24 ballots x 2 = 48 games
+    .venv/bin/python benchmarks/checkers_match.py --seconds 0.3 --jobs 2
+    .venv/bin/python benchmarks/checkers_match.py --ballots 3    # a quick look
+    .venv/bin/python benchmarks/checkers_match.py --ballots 40 --external "PROGRAM"
 
 The peer is py-draughts' ``SimpleEngine`` (PyPI ``py-draughts``: negamax with
 alpha-beta, transposition table, killers, history, quiescence, late-move
@@ -15,7 +16,12 @@ and Black moving first. Both engines get the same time per move.
 The games start from three-move ballots, as checkers tournaments do: the first
 three moves (Black, White, Black) are dealt from the American Checkers Federation's
 three-move restriction list; below is a subset of that list written out as data.
-Each ballot is played twice, Parlour taking Black once and White once.
+Beyond its 24, ``--ballots`` adds the three-move starts the opening book scores
+nearest to level (its depth-13 searches), most level first. Each ballot is played
+twice, Parlour taking Black once and White once.
+
+``--external`` plays another program instead of py-draughts, over the line protocol
+of :class:`ExternalPeer`. Parlour plays from its opening book, as it does in games.
 
 Adjudication follows the ACF rules as our own rules class states them: a side with
 no legal move loses; the game is drawn when a position has stood for the third
@@ -39,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parlour.checkers.board import BLACK, Move
+from parlour.checkers.board import BIT_SQUARE, BLACK, Move, bits
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.pdn import PdnGame, write_pdn
 from parlour.checkers.rules import CHECKERS, CheckersState
@@ -76,6 +82,30 @@ BALLOTS: tuple[str, ...] = (
 #: A game still going after this many plies is stopped and scored a draw (the
 #: 40-move rule ends real games long before; the count of such games is printed).
 PLY_CAP = 400
+
+
+def balanced_starts() -> list[str]:
+    """Three-move starts not among :data:`BALLOTS`, the most level first by the
+    opening book's scores."""
+    from parlour.checkers.openings import shipped_book
+
+    book = shipped_book()
+    scored = []
+    state = CHECKERS.new_state()
+    for first in state.legal_moves():
+        state.push(first)
+        for second in state.legal_moves():
+            state.push(second)
+            for third in state.legal_moves():
+                state.push(third)
+                entry = book.entry(state)
+                text = f"{first} {second} {third}"
+                if entry is not None and text not in BALLOTS:
+                    scored.append((abs(entry.score), text))
+                state.pop()
+            state.pop()
+        state.pop()
+    return [text for _, text in sorted(scored)]
 
 
 def ballot_state(ballot: str) -> CheckersState:
@@ -146,6 +176,56 @@ class Peer:
         )
 
 
+class ExternalPeer:
+    """Another program as the peer, over a line protocol: it is sent the side to
+    move (``b`` or ``w``) and 32 characters, one per square 1-32 (``.``, ``b``,
+    ``B`` for a Black king, ``w``, ``W``), and answers the 32 characters after its
+    move. The move is the legal move of ours that leads there: a position no legal
+    move reaches stops the match with an error."""
+
+    def __init__(self, command: str, seconds: float) -> None:
+        import shlex
+        import subprocess
+
+        self.process = subprocess.Popen(
+            [*shlex.split(command), str(seconds)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    @staticmethod
+    def squares(state: CheckersState) -> str:
+        board = dict.fromkeys(range(1, 33), ".")
+        black_men, black_kings, white_men, white_kings = state.position
+        for mask, letter in ((black_men, "b"), (black_kings, "B"), (white_men, "w")):
+            for bit in bits(mask):
+                board[BIT_SQUARE[bit]] = letter
+        for bit in bits(white_kings):
+            board[BIT_SQUARE[bit]] = "W"
+        return "".join(board[n] for n in range(1, 33))
+
+    def push(self, move: Move) -> None:
+        pass  # each question carries the whole position
+
+    def choose(self, state: CheckersState) -> Move:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        side = "b" if state.turn is BLACK else "w"
+        self.process.stdin.write(f"{side} {self.squares(state)}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        for move in state.legal_moves():
+            state.push(move)
+            reached = self.squares(state)
+            state.pop()
+            if reached == answer:
+                return move
+        raise RuntimeError(f"the peer answered {answer!r} to {state.to_text()}: no legal move")
+
+    def close(self) -> None:
+        self.process.kill()
+
+
 # -- one game -------------------------------------------------------------------------
 
 
@@ -164,9 +244,12 @@ class GameResult:
     pdn: str
 
 
-def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
+def play_game(
+    ballot: str, parlour_black: bool, seconds: float, external: str | None = None
+) -> GameResult:
     state = ballot_state(ballot)
-    peer = Peer(seconds)
+    peer: Peer | ExternalPeer
+    peer = Peer(seconds) if external is None else ExternalPeer(external, seconds)
     for move in state.move_stack:
         peer.push(move)
     engine = CheckersEngine()
@@ -188,18 +271,24 @@ def play_game(ballot: str, parlour_black: bool, seconds: float) -> GameResult:
         ours = (state.turn is BLACK) == parlour_black
         started = time.perf_counter()
         if ours:
-            result = engine.search(state, seconds=seconds)
-            assert result.best_move is not None
-            move = engine.to_move(state, result.best_move)
+            known = engine.book.move(state)  # the opening book, as the engine plays
+            if known is None:
+                result = engine.search(state, seconds=seconds)
+                assert result.best_move is not None
+                known = engine.to_move(state, result.best_move)
+            move = known
             peer.push(move)
         else:
             move = peer.choose(state)
         timing[ours][0] += time.perf_counter() - started
         timing[ours][1] += 1
         state.push(move)
-    names = {"Black": "Parlour", "White": "py-draughts"}
+    if isinstance(peer, ExternalPeer):
+        peer.close()
+    them = "py-draughts" if external is None else external.split()[0]
+    names = {"Black": "Parlour", "White": them}
     if not parlour_black:
-        names = {"Black": "py-draughts", "White": "Parlour"}
+        names = {"Black": them, "White": "Parlour"}
     ours_black = score if parlour_black else 1.0 - score
     result = {1.0: "0-1", 0.5: "1/2-1/2", 0.0: "1-0"}[ours_black]
     pdn = write_pdn(
@@ -246,9 +335,15 @@ def main() -> int:
     parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--pdn", type=Path, help="write the games to this PDN file")
+    parser.add_argument(
+        "--external",
+        metavar="COMMAND",
+        help="play this program instead of py-draughts (the line protocol of ExternalPeer; "
+        "the time per move is passed as its last argument)",
+    )
     args = parser.parse_args()
 
-    ballots = BALLOTS[: args.ballots]
+    ballots = [*BALLOTS, *balanced_starts()][: args.ballots]
     for ballot in ballots:
         ballot_state(ballot)  # every ballot must be legal: raises if not
     games = [(ballot, black) for ballot in ballots for black in (True, False)]
@@ -258,7 +353,10 @@ def main() -> int:
     )
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(play_game, ballot, black, args.seconds) for ballot, black in games]
+        futures = [
+            pool.submit(play_game, ballot, black, args.seconds, args.external)
+            for ballot, black in games
+        ]
         for future in futures:
             game = future.result()
             results.append(game)
@@ -282,7 +380,7 @@ def main() -> int:
     print(f"\nParlour: +{wins} ={draws} -{losses} of {len(scores)}")
     print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}")
     print(f"Elo difference {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})")
-    print(f"mean seconds per move: Parlour {ours:.3f}, py-draughts {theirs:.3f}")
+    print(f"mean seconds per move: Parlour {ours:.3f}, the peer {theirs:.3f}")
     capped = sum(g.capped for g in results)
     if capped:
         print(f"{capped} games stopped at the {PLY_CAP}-ply cap and scored as draws")

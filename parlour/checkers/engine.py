@@ -22,6 +22,9 @@ as many plies as the database says, so the search takes the shortest win and nev
 lets one go, and a drawn ending scores 0. The beginner levels search endings like
 the rest, mistakes and all.
 
+The first moves come from the opening book (:mod:`parlour.checkers.openings`) at
+the levels that search fully: searched far deeper ahead of time than play allows.
+
 Captures are compulsory, so where one is available quiescence search must play
 it (it may not "stand pat"), and a position that repeats within the search, or
 reaches the 40-move limit, scores as a draw: the side ahead avoids it, the side
@@ -62,6 +65,7 @@ from parlour.checkers.board import (
     bits,
 )
 from parlour.checkers.endgame import EndgameDatabase, shipped_database
+from parlour.checkers.openings import OpeningBook, shipped_book
 from parlour.checkers.rules import CheckersState
 from parlour.core.engine import Analysis, Engine, Hint, Line
 from parlour.core.judgement import logistic_chances
@@ -454,13 +458,15 @@ class Level:
     seconds: float
     margin: int = 0
     slip: float = 0.0
+    #: Whether it plays the opening book's moves.
+    book: bool = True
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(depth=2, seconds=0.1, margin=120, slip=0.3),
-    2: Level(depth=2, seconds=0.1, margin=70, slip=0.15),
-    3: Level(depth=3, seconds=0.15, margin=40, slip=0.08),
-    4: Level(depth=4, seconds=0.2),
+    1: Level(depth=2, seconds=0.1, margin=120, slip=0.3, book=False),
+    2: Level(depth=2, seconds=0.1, margin=70, slip=0.15, book=False),
+    3: Level(depth=3, seconds=0.15, margin=40, slip=0.08, book=False),
+    4: Level(depth=4, seconds=0.2, book=False),
     5: Level(depth=64, seconds=0.3),
     6: Level(depth=64, seconds=0.6),
     7: Level(depth=64, seconds=1.0),
@@ -490,11 +496,13 @@ class CheckersEngine(Engine[Move]):
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
 
-    def __init__(self, endgames: bool = True) -> None:
+    def __init__(self, endgames: bool = True, book: bool = True) -> None:
         self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
         #: The solved endings of few pieces (None: searched like the rest; the
         #: beginner levels always search them, mistakes and all).
         self.endgames = shipped_database() if endgames else None
+        #: The first moves, searched deeply ahead of time (levels 5 and up).
+        self.book = shipped_book() if book else OpeningBook({})
 
     def time_limit(self, level: int) -> float:
         return LEVELS[self.check_level(level)].seconds
@@ -513,6 +521,8 @@ class CheckersEngine(Engine[Move]):
         jumped)`` steps (see :meth:`to_move`)."""
         searcher = self.searcher
         searcher.time_limit = seconds
+        if self.endgames is not None and self.endgames.code(state.position, state.turn) is not None:
+            depth = 1  # every move leads into the database: one ply sees it all
         searcher.max_depth = depth
         searcher.node_limit = nodes
         return searcher.search(SearchBoard.from_state(state, self.endgames))
@@ -542,6 +552,8 @@ class CheckersEngine(Engine[Move]):
             return legal[0]
         if plan.margin:
             return self._weaker_move(state, plan, rng or random.Random())
+        if plan.book and (known := self.book.move(state)) is not None:
+            return known
         # The search looks at the clock every thousand nodes or so: aim a little
         # short of the level's limit so that a move never takes longer.
         result = self.search(state, seconds=plan.seconds * 0.85, depth=plan.depth)
@@ -674,7 +686,34 @@ class CheckersEngine(Engine[Move]):
             move = self.to_move(probe, step)
             moves.append(move)
             probe.push_unchecked(move)
+        moves += self._database_line(probe)
         return Line(moves[0], str(moves[0]), float(score), tuple(str(m) for m in moves))
+
+    def _database_line(self, state: CheckersState, most: int = 40) -> list[Move]:
+        """Where a line ends in a won or lost ending the database holds, its play
+        to the end (or ``most`` plies of it): the winner's quickest moves, the
+        loser's longest defence. Nothing for a draw, which has no end to show."""
+        db = self.endgames
+        if db is None:
+            return []
+        probe = state.copy()
+        line: list[Move] = []
+        while len(line) < most and not probe.is_over():
+            code = db.code(probe.position, probe.turn)
+            if not code:
+                break
+            wanted = code - 1  # the code of a move on the best road: one ply fewer
+            for move in probe.legal_moves():
+                probe.push_unchecked(move)
+                after = db.code(probe.position, probe.turn)
+                probe.pop()
+                if after == wanted or (after is None and wanted == 1):
+                    break  # after None: the last piece taken, lost in 0 plies
+            else:
+                break
+            line.append(move)
+            probe.push_unchecked(move)
+        return line
 
     def _other_lines(
         self,

@@ -215,10 +215,17 @@ def test_the_engine_takes_the_quickest_win_and_never_lets_it_go(
 
 
 def test_the_engine_scores_a_table_win_as_a_win_in_moves(shipped: EndgameDatabase) -> None:
-    """The analysis of a position the table holds reports its win in moves."""
+    """The analysis of a position the table holds reports its win in moves, and
+    its line plays the win out to the end."""
     state = CheckersState.from_position(*parse_fen("W:WK29,K30:BK4"))
     verdict = shipped.probe(state.position, state.turn)
     assert verdict is not None and verdict.plies is not None
     found = CheckersEngine().analyse(state, seconds=0.3)
     assert found is not None
     assert CheckersEngine().score_text(found.score) == f"#{(verdict.plies + 1) // 2}"
+    line = found.lines[0].pv
+    assert len(line) == verdict.plies
+    for text in line:
+        state.push(state.parse_move(text))
+    outcome = state.rules_outcome()
+    assert outcome is not None and outcome.winner is WHITE

@@ -1,0 +1,115 @@
+"""Checkers: the engine against itself without one of its parts, at fixed nodes.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/checkers_selfmatch.py --change endgames      # 200 games
+    .venv/bin/python benchmarks/checkers_selfmatch.py --change unfinished-iteration
+    .venv/bin/python benchmarks/checkers_selfmatch.py --openings 10     # a quick look
+
+The changes: ``endgames``, the endgame database; ``unfinished-iteration``, playing
+the move that beat the previous best in a search iteration the node limit cut short.
+
+Each of the first ``--openings`` three-move openings (every legal Black, White,
+Black start, in our move order; 302 in all) is played twice, the engine with the
+change taking Black once and White once. Both search ``--nodes`` nodes a move, so
+that the machine's load does not decide. Adjudication by our rules: no legal move
+loses; a threefold repetition or forty moves a side without a man move or capture
+is a draw; 400 plies is a draw (reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checkers_match import elo, interval
+
+from parlour.checkers.board import BLACK, Move
+from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.rules import CHECKERS, CheckersState
+
+PLY_CAP = 400
+
+
+def openings() -> list[list[Move]]:
+    """Every three-move start, Black, White, Black."""
+    found = []
+    state = CHECKERS.new_state()
+    for first in state.legal_moves():
+        state.push(first)
+        for second in state.legal_moves():
+            state.push(second)
+            found += [[first, second, third] for third in state.legal_moves()]
+            state.pop()
+        state.pop()
+    return found
+
+
+def engines(change: str) -> dict[bool, CheckersEngine]:
+    """The engine with the change (True) and without it (False)."""
+    if change == "endgames":
+        return {True: CheckersEngine(endgames=True), False: CheckersEngine(endgames=False)}
+    without = CheckersEngine()
+    without.searcher.use_unfinished_iteration = False
+    return {True: CheckersEngine(), False: without}
+
+
+def play(task: tuple[int, bool, int, str]) -> tuple[int, bool, float, str, int]:
+    """One game: (opening, the changed side is Black, its score, why, plies)."""
+    number, with_black, nodes, change = task
+    state: CheckersState = CHECKERS.new_state()
+    for move in openings()[number]:
+        state.push(move)
+    players = engines(change)
+    while True:
+        outcome = state.rules_outcome()
+        if outcome is not None:
+            score = 1.0 if (outcome.winner is BLACK) == with_black else 0.0
+            return number, with_black, score, outcome.reason, len(state.move_stack)
+        draw = state.claimable_draw()
+        if draw is not None or len(state.move_stack) >= PLY_CAP:
+            why = draw or f"stopped at {PLY_CAP} plies"
+            return number, with_black, 0.5, why, len(state.move_stack)
+        engine = players[(state.turn is BLACK) == with_black]
+        result = engine.search(state, nodes=nodes)
+        assert result.best_move is not None
+        state.push(engine.to_move(state, result.best_move))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--change", choices=("endgames", "unfinished-iteration"), required=True)
+    parser.add_argument("--openings", type=int, default=100)
+    parser.add_argument("--nodes", type=int, default=4000, help="nodes a move, both sides")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    started = time.monotonic()
+    tasks = [
+        (n, black, args.nodes, args.change) for n in range(args.openings) for black in (True, False)
+    ]
+    names = [" ".join(str(m) for m in opening) for opening in openings()]
+    scores = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for number, black, score, why, plies in pool.map(play, tasks):
+            scores.append(score)
+            colour = "Black" if black else "White"
+            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
+            print(f"  {names[number]:18} changed {colour}: {verdict:4} ({why}, {plies} plies)")
+    mean, low, high = interval(scores)
+    print(
+        f"\nwith {args.change}: +{scores.count(1.0)} ={scores.count(0.5)} "
+        f"-{scores.count(0.0)} of {len(scores)} at {args.nodes} nodes a move"
+    )
+    print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}; Elo {elo(mean):+.0f}")
+    print(f"{time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
