@@ -10,8 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import urllib.parse
+import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from parlour import __version__
@@ -184,6 +188,45 @@ def _named(flags: list[str]) -> str:
 
 def _is(flags: list[str]) -> str:
     return "is" if len(flags) == 1 else "are"
+
+
+def _dice_record_url(address: str) -> str:
+    """The dice record's address for a game's page or API address."""
+    parts = urllib.parse.urlsplit(address)
+    game_id = urllib.parse.parse_qs(parts.fragment).get("game", [None])[0]
+    if game_id is None:
+        match = re.search(r"/api/games/([^/]+)", parts.path)
+        if match is None:
+            raise ValueError(f"{address} is not a game's address (http://HOST/#game=ID)")
+        game_id = match.group(1)
+    return urllib.parse.urlunsplit(
+        (parts.scheme, parts.netloc, f"/api/games/{game_id}/dice", "", "")
+    )
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from parlour.server.fairness import check_record
+
+    source: str = args.source
+    try:
+        if source.startswith(("http://", "https://")):
+            url = _dice_record_url(source)
+            with urllib.request.urlopen(url, timeout=30) as response:
+                text = response.read().decode("utf-8")
+        else:
+            text = Path(source).read_text(encoding="utf-8")
+        record = json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"parlour verify: cannot read {source}: {error}", file=sys.stderr)
+        return 1
+    if not isinstance(record, dict):
+        print(f"parlour verify: {source} is not a dice record", file=sys.stderr)
+        return 1
+    found = check_record(record)
+    for line in found.wrong:
+        print(f"  {line}")
+    print(("dice verified: " if found.ok else "dice NOT verified: ") + found.summary)
+    return 0 if found.ok else 1
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -562,6 +605,21 @@ def build_parser() -> argparse.ArgumentParser:
         "position", metavar="POSITION", help=f"as for perft; {STARTPOS} for the usual start"
     )
     draw.set_defaults(run=_draw)
+
+    verify = commands.add_parser(
+        "verify",
+        help="check that a game's dice are the ones its server committed to",
+        description="Check a backgammon game's dice: the server published the SHA-256 "
+        "hash of a secret when the game began and reveals the secret when it is over; "
+        "every throw follows from the secret. Give the game's address (its page, "
+        "http://HOST/#game=ID) or its dice record saved from "
+        "http://HOST/api/games/ID/dice. Exit status 0 when every throw is the "
+        "secret's, 1 when not (or when it cannot be checked).",
+    )
+    verify.add_argument(
+        "source", metavar="FILE_OR_URL", help="a dice record file, or the game's address"
+    )
+    verify.set_defaults(run=_verify)
 
     formats = ", ".join(_formats())
     convert = commands.add_parser(

@@ -3,6 +3,8 @@
 Unseeded, it draws from the operating system's randomness (``random.SystemRandom``),
 which is what online play needs: nobody can predict the next throw. Seeded, it is
 an ordinary ``random.Random``, the same throws every run, for tests and benchmarks.
+:class:`CommittedDice` are dice anyone can check afterwards: every throw follows
+from a secret whose SHA-256 hash is published before the first throw.
 
 >>> dice = Dice(seed=7)
 >>> dice.roll() == Dice(seed=7).roll()
@@ -11,7 +13,10 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
+import secrets
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
@@ -71,3 +76,60 @@ class LoadedDice(Dice):
         if not self._pending:
             self._pending = list(self.roll())
         return self._pending.pop(0)
+
+
+class CommittedDice(Dice):
+    """Dice whose throws all follow from a secret, committed to before the game.
+
+    Throw ``n`` (counting from 0) is decided by HMAC-SHA256 of the text ``throw n``
+    keyed by the secret, read as a number in [0, 1) against the outcomes' summed
+    probabilities. Publish :meth:`commitment` when the game starts and the secret
+    when it ends: anyone can then hash the secret to see it is the one committed
+    to, and recompute every throw. Nobody can predict a throw before the secret is
+    revealed, nor choose a secret that gives throws of their liking after
+    committing to its hash.
+
+    >>> secret = bytes(32)
+    >>> dice = CommittedDice(secret)
+    >>> first = dice.roll()
+    >>> CommittedDice(secret).roll() == first  # the same secret, the same throws
+    True
+    >>> CommittedDice.commitment(secret)[:16]
+    '66687aadf862bd77'
+    """
+
+    def __init__(self, secret: bytes, thrown: int = 0) -> None:
+        super().__init__(seed=0)
+        self.secret = secret
+        #: How many throws were made before this one.
+        self.thrown = thrown
+
+    @staticmethod
+    def new_secret() -> bytes:
+        """A fresh secret from the operating system's randomness (32 bytes)."""
+        return secrets.token_bytes(32)
+
+    @staticmethod
+    def commitment(secret: bytes) -> str:
+        """The SHA-256 hash of ``secret``, in hexadecimal: what is published first."""
+        return hashlib.sha256(secret).hexdigest()
+
+    def point(self, label: str) -> Fraction:
+        """A number in [0, 1) that follows from the secret and ``label``."""
+        digest = hmac.new(self.secret, label.encode(), hashlib.sha256).digest()
+        return Fraction(int.from_bytes(digest, "big"), 1 << 256)
+
+    def choose(self, outcomes: Sequence[tuple[T, Fraction]]) -> T:
+        if not outcomes:
+            raise ValueError("no outcomes to choose from")
+        point = self.point(f"throw {self.thrown}")
+        self.thrown += 1
+        running = Fraction(0)
+        for outcome, probability in outcomes:
+            running += probability
+            if point < running:
+                return outcome
+        return outcomes[-1][0]
+
+    def roll_one(self) -> int:
+        return self.choose([(face, Fraction(1, 6)) for face in range(1, 7)])

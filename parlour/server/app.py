@@ -99,7 +99,7 @@ from parlour.core.dice import Dice
 from parlour.core.errors import ParlourError
 from parlour.core.face import StepwiseFace
 from parlour.core.protocol import Side
-from parlour.server import players, security
+from parlour.server import fairness, players, security
 from parlour.server.errors import (
     BadRequest,
     NotAuthorized,
@@ -368,6 +368,13 @@ async def game_events(request: Request) -> Response:
         )
     events = table.events_since(since)
     return JSONResponse({"version": table.version, "events": [event.to_json() for event in events]})
+
+
+async def game_dice(request: Request) -> Response:
+    """The game's dice record: the commitment, the secret once the game is over,
+    and the log, for anyone to check (``parlour verify``)."""
+    table = await hall_of(request).get(game_id_of(request))
+    return JSONResponse(fairness.dice_record(table))
 
 
 async def game_at(request: Request) -> Response:
@@ -681,6 +688,7 @@ def create_app(
             Route("/api/games/{game_id}", show_game),
             Route("/api/games/{game_id}/events", game_events),
             Route("/api/games/{game_id}/at", game_at),
+            Route("/api/games/{game_id}/dice", game_dice),
             Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
             Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
             Route("/api/games/{game_id}/hint", game_hint),

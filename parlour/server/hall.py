@@ -16,7 +16,6 @@ import json
 import logging
 import multiprocessing
 import os
-import zlib
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
@@ -27,7 +26,7 @@ from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
 from parlour.core.protocol import CHANCE, Game, Side
-from parlour.server import players
+from parlour.server import fairness, players
 from parlour.server.analyses import Analyses
 from parlour.server.errors import (
     BadRequest,
@@ -102,6 +101,9 @@ class Hall:
         if redis_url is not None:
             self.fleet = Fleet(redis_url, self.hear, self.catch_up_all)
         self.dice = dice or Dice()  # SystemRandom: nobody can predict a throw
+        #: Whether each new game's dice follow from a secret committed to at its
+        #: start (see :mod:`parlour.server.fairness`); not when tests load the dice.
+        self.committed = dice is None
         self.tables: dict[str, Table] = {}
         self._db: Executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="parlour-db")
         self._workers = workers
@@ -212,15 +214,17 @@ class Hall:
             else:
                 invite = new_token()
                 seat_rows.append(SeatRow(int(seat_side), "human", invite_hash=hash_token(invite)))
-        progress = Progress(series.first(), series)
-        events: list[EventRow] = []
-        throw_dice(progress, self.dice, events)
         game_id = new_game_id()
         options: dict[str, Any] = {"opponent": opponent}
         if series.rules:
             options["rules"] = series.rules
         if tutor:
             options["tutor"] = tutor
+        if self.committed:
+            fairness.new_secret(options)
+        progress = Progress(series.first(), series)
+        events: list[EventRow] = []
+        throw_dice(progress, fairness.dice_for(options, 0, self.dice), events)
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
         await self._write(new)
         table = Table(
@@ -291,10 +295,12 @@ class Hall:
             )
             kept = ("opponent", "rules", "tutor")  # the old game's choices carried over
             options: dict[str, Any] = {k: table.options[k] for k in kept if k in table.options}
+            if self.committed:
+                fairness.new_secret(options)
             series = registry.get_face(table.game).series(table.rules)
             started = Progress(series.first(), series)
             events: list[EventRow] = []
-            throw_dice(started, self.dice, events)
+            throw_dice(started, fairness.dice_for(options, 0, self.dice), events)
             new = NewGame(new_id, table.game.name, json.dumps(options), seat_rows, events)
             await self._write(new)
             await self._commit(table, progress, [event])
@@ -544,7 +550,8 @@ class Hall:
                     event = EventRow(progress.version + 1, kind, payload, int(side))
                     apply(progress, event)
                 events.append(event)
-                throw_dice(progress, self.dice, events)
+                thrown = fairness.throws_in(table.events, events)
+                throw_dice(progress, fairness.dice_for(table.options, thrown, self.dice), events)
             except ParlourError as error:
                 raise from_rules(error) from None
             await self._commit(table, progress, events)
@@ -728,7 +735,7 @@ class Hall:
     async def _think(self, table: Table, seat: Seat) -> None:
         version = table.version
         position = table.progress.state.to_text()
-        seed = zlib.crc32(f"{table.id}:{version}".encode())
+        seed = fairness.computer_seed(table, version)
         moved = False
         try:
             assert self._pool is not None

@@ -15,7 +15,7 @@ from typing import Any
 
 from parlour.core import registry
 from parlour.core.protocol import CHANCE, Game, Outcome
-from parlour.server import players
+from parlour.server import fairness, players
 from parlour.server.play import Progress
 from parlour.server.storage import EventRow
 from parlour.server.table import Table
@@ -46,7 +46,9 @@ def game_json(table: Table) -> dict[str, Any]:
         "side_names": list(game.side_names),
         "has_chance": game.has_chance,
         "has_draws": game.has_draws,
-        "options": table.options,
+        "options": fairness.public_options(table),
+        # The commitment to the dice's secret, and the secret once the game is over.
+        "dice": fairness.dice_json(table),
         "created": table.created,
         "version": table.version,
         "status": table.status,

@@ -4,10 +4,14 @@ between two browsers over the network; an illegal step explained."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from parlour.server.fairness import check_record
 from tests.web.conftest import ARTIFACTS
 from tests.web.helpers import (
     backgammon_turn,
@@ -136,6 +140,12 @@ def test_a_match_against_the_computer_with_resignation_offers(page: Page) -> Non
     settle(page)
     expect(page.get_by_test_id("score")).to_contain_text("Match to 3, game 1: White 0, Black 0")
 
+    # Fair dice: the commitment is shown from the start, the secret is not.
+    page.get_by_test_id("fair-dice").locator("summary").click()
+    commitment = page.get_by_test_id("dice-commitment").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    expect(page.get_by_test_id("dice-secret")).to_have_count(0)
+
     # A single game offered at the start: the computer takes the point.
     wait_my_cube_turn(page)
     offer_to_resign(page, "single")
@@ -152,6 +162,17 @@ def test_a_match_against_the_computer_with_resignation_offers(page: Page) -> Non
     offer_to_resign(page, "backgammon")
     expect(ending).to_contain_text("Black wins the match, 4-0")
     expect(page.get_by_test_id("next-game")).to_have_count(0)
+    # The match over, the secret is shown; it hashes to the commitment, and the
+    # dice record it links to checks out.
+    if page.get_by_test_id("fair-dice").get_attribute("open") is None:
+        page.get_by_test_id("fair-dice").locator("summary").click()
+    secret = page.get_by_test_id("dice-secret").inner_text()
+    assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == commitment
+    with page.expect_download() as download:
+        page.get_by_test_id("dice-record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    found = check_record(record)
+    assert found.ok and found.throws >= 2, found.summary
     shoot(page, "backgammon-match-over")
     with page.expect_download() as download:
         page.get_by_test_id("download").click()

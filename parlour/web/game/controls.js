@@ -73,11 +73,34 @@ export function infoLines(page) {
       (rules.length ? ` — ${rules.join(", ")}` : "")));
   }
   for (const note of (series && series.notes) || []) lines.push(h("p", {}, note));
+  if (g.has_chance && g.dice) lines.push(fairDice(page));
   if (series && series.games.length) {
     lines.push(h("ol", { class: "games", "data-testid": "games" },
       series.games.map((r) => h("li", {}, `${names[r.winner]} won ${plural(r.points, "point")} (${r.reason})`))));
   }
   return lines;
+}
+
+/**
+ * What lets anyone check the dice: the commitment from the start, the secret and
+ * how to check it once the game is over.
+ * @param {GamePage} page
+ * @returns {HTMLElement}
+ */
+function fairDice(page) {
+  const g = page.state.game;
+  const dice = /** @type {{commitment: string, secret: string | null}} */ (g.dice);
+  const record = `/api/games/${page.gameId}/dice`;
+  const body = dice.secret === null
+    ? [h("p", {}, "The dice follow from a secret the server chose before the first throw. Its SHA-256 hash, published now:"),
+      h("code", { "data-testid": "dice-commitment" }, dice.commitment),
+      h("p", {}, "The secret is shown when the game is over; then anyone can check every throw.")]
+    : [h("p", {}, "The secret the dice followed, and its SHA-256 hash published at the start:"),
+      h("code", { "data-testid": "dice-secret" }, dice.secret),
+      h("code", { "data-testid": "dice-commitment" }, dice.commitment),
+      h("p", {}, "Check every throw with ", h("code", {}, `parlour verify ${location.origin}/#game=${page.gameId}`),
+        " or from ", h("a", { href: record, download: `dice-${page.gameId}.json`, "data-testid": "dice-record" }, "the dice record"), ".")];
+  return h("details", { class: "fair-dice", "data-testid": "fair-dice" }, h("summary", {}, "Fair dice"), ...body);
 }
 
 /**
