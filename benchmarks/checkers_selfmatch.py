@@ -86,12 +86,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--change", choices=("endgames", "unfinished-iteration"), required=True)
     parser.add_argument("--openings", type=int, default=100)
+    parser.add_argument("--skip", type=int, default=0, help="start after this many openings")
     parser.add_argument("--nodes", type=int, default=4000, help="nodes a move, both sides")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     started = time.monotonic()
     tasks = [
-        (n, black, args.nodes, args.change) for n in range(args.openings) for black in (True, False)
+        (n, black, args.nodes, args.change)
+        for n in range(args.skip, args.skip + args.openings)
+        for black in (True, False)
     ]
     names = [" ".join(str(m) for m in opening) for opening in openings()]
     scores = []
