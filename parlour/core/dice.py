@@ -43,13 +43,17 @@ class Dice:
         each as likely as its probability says."""
         if not outcomes:
             raise ValueError("no outcomes to choose from")
-        point = Fraction(self._random.random())
+        point = self._next_point()
         running = Fraction(0)
         for outcome, probability in outcomes:
             running += probability
             if point < running:
                 return outcome
         return outcomes[-1][0]
+
+    def _next_point(self) -> Fraction:
+        """A number in [0, 1), uniformly: where the next choice falls."""
+        return Fraction(self._random.random())
 
 
 class LoadedDice(Dice):
@@ -119,17 +123,10 @@ class CommittedDice(Dice):
         digest = hmac.new(self.secret, label.encode(), hashlib.sha256).digest()
         return Fraction(int.from_bytes(digest, "big"), 1 << 256)
 
-    def choose(self, outcomes: Sequence[tuple[T, Fraction]]) -> T:
-        if not outcomes:
-            raise ValueError("no outcomes to choose from")
+    def _next_point(self) -> Fraction:
         point = self.point(f"throw {self.thrown}")
         self.thrown += 1
-        running = Fraction(0)
-        for outcome, probability in outcomes:
-            running += probability
-            if point < running:
-                return outcome
-        return outcomes[-1][0]
+        return point
 
     def roll_one(self) -> int:
         return self.choose([(face, Fraction(1, 6)) for face in range(1, 7)])
