@@ -167,10 +167,6 @@ class AlphaBeta(Generic[M]):
         self._killers: list[list[M]] = []
         self._nodes = 0
         self._deadline = float("inf")
-        #: Whether a move that beat the previous best in an iteration cut short by
-        #: the clock or the node limit is played (it was searched deeper).
-        self.use_unfinished_iteration = True
-        self._root_best: tuple[M, int] | None = None
 
     def clear(self) -> None:
         self.table.clear()
@@ -197,16 +193,9 @@ class AlphaBeta(Generic[M]):
             return result
         result.best_move = moves[0]
         for depth in range(1, self.max_depth + 1):
-            self._root_best = None
             try:
                 score = self._negamax(position, depth, -INFINITY, INFINITY, 0, depth > 1)
             except SearchStopped:
-                # The previous best is searched first: another move that finished
-                # above it at this depth is better seen.
-                found = self._root_best
-                if self.use_unfinished_iteration and found and found[0] != result.best_move:
-                    result.best_move, result.score = found
-                    result.principal_variation = [found[0]]
                 break
             result = SearchResult(
                 self._best_at_root(position, moves[0]),
@@ -315,8 +304,6 @@ class AlphaBeta(Generic[M]):
                 position.unmake()
             if score > best_score:
                 best_score, best_move = score, move
-                if not ply:
-                    self._root_best = move, score
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:

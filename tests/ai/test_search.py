@@ -251,26 +251,3 @@ def _after(tree: Tree, move: int) -> Tree:
     twin = Exchanges(tree.rng_seed, tree.depth)
     twin.path = [*tree.path, move]
     return twin
-
-
-@pytest.mark.parametrize(("seed", "limit"), [(7, 1024), (9, 2048), (48, 2048), (62, 2048)])
-def test_a_better_move_found_in_an_unfinished_iteration_is_played(seed: int, limit: int) -> None:
-    """Trees where the node limit cuts an iteration short after a move beat the
-    previous best (found by trying many): that move is played, and minimax at the
-    deeper depth says it is better; without the rule the previous move stands."""
-    tree = Tree(seed, depth=10)
-    engine: AlphaBeta[int] = AlphaBeta(node_limit=limit, quiescence=False)
-    result = engine.search(tree)
-    done = result.depth
-    previous = AlphaBeta[int](max_depth=done, quiescence=False).search(tree).best_move
-    assert previous is not None and result.best_move is not None
-    assert result.best_move != previous
-    deeper = {}
-    for move in (previous, result.best_move):
-        tree.make(move)
-        deeper[move] = -minimax(tree, done, 1)
-        tree.unmake()
-    assert deeper[result.best_move] > deeper[previous]
-    engine = AlphaBeta(node_limit=limit, quiescence=False)
-    engine.use_unfinished_iteration = False
-    assert engine.search(tree).best_move == previous
