@@ -382,7 +382,8 @@ async def game_at(request: Request) -> Response:
     raw = request.query_params.get("version", "")
     if not raw.isdigit() or len(raw) > 9:
         raise BadRequest("bad-request", "version must be a version number (0 or more)")
-    return JSONResponse(position_json(table, int(raw)))
+    # Replaying is work for the processor: a thread keeps the loop answering others.
+    return JSONResponse(await asyncio.to_thread(position_json, table, int(raw)))
 
 
 async def join_game(request: Request) -> Response:

@@ -21,6 +21,9 @@ from parlour.server.storage import EventRow
 
 #: The most messages waiting for one WebSocket before it is dropped.
 MAX_BACKLOG = 500
+#: A look-back keeps the game as it stood at every this many versions it replays
+#: through, so that the next replays at most this many events from the nearest.
+SNAPSHOT_EVERY = 64
 
 
 @dataclass(slots=True)
@@ -65,6 +68,8 @@ class Table:
         self.thinking: asyncio.Task[None] | None = None
         #: The game as the wire last wrote it, with the version it was written at.
         self.json_cache: tuple[int, dict[str, Any]] | None = None
+        #: The game as it stood at versions looked back at (see :meth:`progress_at`).
+        self._snapshots: dict[int, Progress] = {}
         for event in events:
             apply(self.progress, event)
             self.events.append(event)
@@ -119,16 +124,26 @@ class Table:
 
     def progress_at(self, version: int) -> Progress:
         """The game as it stood at ``version`` (0 to the current one), for a player
-        looking back over it: replayed from the log, like a restart."""
+        looking back over it: replayed from the log, like a restart, from the
+        nearest position kept by an earlier look-back (a few dozen events at most,
+        once the game has been looked back over)."""
         if not 0 <= version <= self.version:
             raise BadRequest(
                 "bad-request",
                 f"version must be from 0 to the game's version {self.version}",
                 version=self.version,
             )
-        progress = Progress(self.first_position(), self.series)
-        for event in self.events[:version]:
+        start = version - version % SNAPSHOT_EVERY
+        while start and start not in self._snapshots:
+            start -= SNAPSHOT_EVERY
+        if start:
+            progress = self._snapshots[start].copy()
+        else:
+            progress = Progress(self.first_position(), self.series)
+        for event in self.events[start:version]:
             apply(progress, event)
+            if event.version % SNAPSHOT_EVERY == 0:
+                self._snapshots[event.version] = progress.copy()
         return progress
 
     def publish(self, message: str) -> None:
