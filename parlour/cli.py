@@ -512,6 +512,7 @@ def _serve(args: argparse.Namespace) -> int:
         trusted_proxies=args.trusted_proxies,
         redis_url=args.redis,
         log_format=args.log_format,
+        forget_after=args.forget_idle,
     )
 
 
@@ -821,6 +822,14 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=5,
         metavar="SECONDS",
         help="close a connection idle this long between requests (default 5)",
+    )
+    serve.add_argument(
+        "--forget-idle",
+        type=_count,
+        default=600,
+        metavar="SECONDS",
+        help="a game nobody has asked for this long leaves the server's memory, to be "
+        "read from the store when asked for again (default 600; 0: never)",
     )
     limits = serve.add_argument_group(
         "limits per client", "requests per minute from one client address (0: no limit)"

@@ -112,7 +112,7 @@ from parlour.server.errors import (
     ws_close_code,
     ws_error,
 )
-from parlour.server.hall import Hall
+from parlour.server.hall import FORGET_AFTER, Hall
 from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.logs import log_config
 from parlour.server.security import SecurityMiddleware
@@ -652,6 +652,7 @@ def create_app(
     limits: Limits | None = None,
     allowed_hosts: Iterable[str] = ("*",),
     redis_url: str | None = None,
+    forget_after: float = FORGET_AFTER,
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
@@ -661,14 +662,18 @@ def create_app(
     ``allowed_hosts`` the names the server answers to (its Host header, for HTTP and
     WebSockets alike; ``*.example.org`` patterns, ``*`` for any); ``redis_url``
     makes this process one of a fleet of servers on the same database, told of one
-    another's changes through Redis (see :mod:`parlour.server.fleet`)."""
+    another's changes through Redis (see :mod:`parlour.server.fleet`);
+    ``forget_after`` the seconds a game may go unasked for before it leaves memory
+    (0: never)."""
 
     allowed_origins = frozenset(allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db or default_url())
-        hall = Hall(store, dice=dice, workers=workers, redis_url=redis_url)
+        hall = Hall(
+            store, dice=dice, workers=workers, redis_url=redis_url, forget_after=forget_after
+        )
         app.state.hall = hall
         app.state.store = store
         await hall.start()
@@ -741,6 +746,7 @@ def serve(
     trusted_proxies: str = "127.0.0.1",
     redis_url: str | None = None,
     log_format: str = "text",
+    forget_after: float = FORGET_AFTER,
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
@@ -749,7 +755,8 @@ def serve(
     forwarded headers of a reverse proxy at ``trusted_proxies`` (and only then: a
     client cannot claim another address by sending the headers itself).
     ``redis_url``: join the fleet of servers on the same database (PostgreSQL).
-    ``log_format``: "text" for people, "json" a line for log collectors."""
+    ``log_format``: "text" for people, "json" a line for log collectors.
+    ``forget_after``: seconds a game may go unasked for before it leaves memory."""
     import uvicorn
 
     url = db or default_url()
@@ -770,6 +777,7 @@ def serve(
             limits=limits,
             allowed_hosts=allowed_hosts,
             redis_url=redis_url,
+            forget_after=forget_after,
         ),
         host=host,
         port=port,

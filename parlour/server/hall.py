@@ -16,7 +16,8 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
@@ -64,6 +65,9 @@ from parlour.server.wire import update_message
 log = logging.getLogger("parlour.server")
 T = TypeVar("T")
 
+#: By default a game nobody has asked for in this many seconds leaves memory.
+FORGET_AFTER = 600.0
+
 OPPONENTS = ("friend", "computer", "local")
 
 #: The most moves (dice throws included) of an imported game or match.
@@ -89,8 +93,12 @@ class Hall:
         dice: Dice | None = None,
         workers: int = 2,
         redis_url: str | None = None,
+        forget_after: float = FORGET_AFTER,
     ) -> None:
         self.store = store
+        #: Seconds a game may go unasked for before it leaves memory (0: never);
+        #: it loads from the store again when someone asks for it.
+        self.forget_after = forget_after
         if redis_url is not None and store.is_sqlite:
             raise ValueError(
                 "a fleet of servers shares a database server such as PostgreSQL; "
@@ -142,6 +150,19 @@ class Hall:
         self.analyses.start()
         if self.fleet is not None:
             await self.fleet.start()
+        # Serve at once: unfinished games are resumed in the background (one asked
+        # for meanwhile is loaded on demand), and idle ones leave memory.
+        self._background(self._resume_unfinished())
+        if self.forget_after:
+            self._background(self._forget_idle_games())
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resume_unfinished(self) -> None:
+        """Load every unfinished game and let the computer move where it is to."""
         for game_id in await self._in_db(self.store.game_ids, "playing"):
             try:
                 table = await self.get(game_id)
@@ -149,6 +170,31 @@ class Hall:
                 log.error("game %s cannot be resumed: %s", game_id, error.detail)
                 continue
             self._computer_turn(table)
+            await asyncio.sleep(0)  # requests come first
+        log.info("unfinished games resumed")
+
+    def forget_idle(self, now: float) -> list[str]:
+        """Take out of memory the games nobody has asked for in :attr:`forget_after`
+        seconds by ``now`` (``time.monotonic()``) that nobody is watching, thinking
+        for or changing; returns their ids. They load from the store when asked for."""
+        gone = []
+        for game_id, table in list(self.tables.items()):
+            if (
+                now - table.last_used >= self.forget_after
+                and not table.watchers
+                and table.thinking is None
+                and not table.lock.locked()
+            ):
+                del self.tables[game_id]
+                gone.append(game_id)
+        return gone
+
+    async def _forget_idle_games(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.forget_after / 4))
+            gone = self.forget_idle(time.monotonic())
+            if gone:
+                log.info("%d idle games left memory; %d stay", len(gone), len(self.tables))
 
     async def stop(self) -> None:
         if self.fleet is not None:
@@ -342,10 +388,12 @@ class Hall:
     async def get(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is not None:
+            table.last_used = time.monotonic()
             return table
         async with self._loading:
             table = self.tables.get(game_id)
             if table is not None:
+                table.last_used = time.monotonic()
                 return table
             try:
                 stored = await self._in_db(self.store.load_game, game_id)

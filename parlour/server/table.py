@@ -8,6 +8,7 @@ what it sends its watchers is written by :mod:`parlour.server.wire`.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +71,9 @@ class Table:
         self.json_cache: tuple[int, dict[str, Any]] | None = None
         #: The game as it stood at versions looked back at (see :meth:`progress_at`).
         self._snapshots: dict[int, Progress] = {}
+        #: When the game was last asked for (``time.monotonic()``): an idle game
+        #: leaves the server's memory (see :meth:`Hall.forget_idle`).
+        self.last_used = time.monotonic()
         for event in events:
             apply(self.progress, event)
             self.events.append(event)
