@@ -278,12 +278,30 @@ def _info(state: BackgammonState, layout: Mapping[str, Any]) -> list[dict[str, s
         {"id": "pips", "text": f"Pips: {names[0]} {pips[0]}, {names[1]} {pips[1]}"},
         {"id": "cube", "text": f"Cube: {cube.value}{owner}"},
     ]
+    turned = _automatic_doubles(state)
+    if turned:
+        times = "once" if turned == 1 else "twice" if turned == 2 else f"{turned} times"
+        lines.append(
+            {
+                "id": "automatic-double",
+                "text": f"The opening throw was tied {times}: by the automatic doubles rule "
+                f"the cube starts this game at {2**turned}, in the middle.",
+            }
+        )
     if state.crawford and not state.is_over():
         lines.append({"id": "crawford", "text": "The Crawford game: no doubling."})
     if state.dice is not None and state.phase is Phase.PLAY:
         dice = state.dice
         lines.append({"id": "dice", "text": f"{names[state.mover]} rolled {dice[0]}-{dice[1]}"})
     return lines
+
+
+def _automatic_doubles(state: BackgammonState) -> int:
+    """How many times tied opening throws turned this game's cube (the cube when
+    the opening ended, or as it stands while the opening goes on)."""
+    nodes = [node for _, node in state._history] + [state._node]
+    opened = next((node for node in nodes if node.phase is not Phase.OPENING), state._node)
+    return opened.cube.value.bit_length() - 1 if opened.cube.owner is None else 0
 
 
 def _notice(state: BackgammonState) -> str | None:

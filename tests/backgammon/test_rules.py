@@ -145,6 +145,28 @@ def test_automatic_doubles_turn_the_cube_up_to_the_limit() -> None:
     assert match.cube.value == 1
 
 
+def test_the_page_explains_an_automatic_double() -> None:
+    """The panel says why the cube stands above 1 when a game begins: the tied
+    opening throws and the rule, for the whole game; nothing without a tie."""
+    from parlour.backgammon.face import page
+
+    def explained(state: BackgammonState) -> list[str]:
+        return [line["text"] for line in page(state)["info"] if line["id"] == "automatic-double"]
+
+    state = BackgammonGame(CubeOptions(automatic_doubles=2)).new_state()
+    assert explained(state) == []
+    play(state, "33")
+    assert explained(state) == [
+        "The opening throw was tied once: by the automatic doubles rule the cube starts "
+        "this game at 2, in the middle."
+    ]
+    play(state, "44", "61", "13/7 8/7")
+    assert "tied twice" in explained(state)[0] and "at 4" in explained(state)[0]
+    untied = BackgammonGame(CubeOptions(automatic_doubles=2)).new_state()
+    play(untied, "61", "13/7 8/7")
+    assert explained(untied) == []
+
+
 # -- doubling --------------------------------------------------------------------------
 
 

@@ -255,3 +255,31 @@ def test_friends_apart_play_a_rematch(two_pages: tuple[Page, Page]) -> None:
     second.get_by_test_id("move-input").fill("e4")
     second.get_by_test_id("move-input").press("Enter")
     expect(first.get_by_test_id("moves")).to_contain_text("e4")
+
+
+def test_an_automatic_double_is_explained(page: Page) -> None:
+    """Money play with automatic doubles: games are made (as the home page makes
+    them) until an opening throw is tied; its page says why the cube is at 2."""
+    page.goto("/")
+    body = {
+        "game": "backgammon",
+        "opponent": "local",
+        "rules": {"match_length": 0, "automatic_doubles": 1, "max_cube": 64},
+    }
+    for _ in range(80):  # a tie is one throw in six: 80 tries all fail once in 2 million
+        made = page.request.post("/api/games", data=body)
+        assert made.status == 201, made.text()
+        game = made.json()["game"]
+        if game["board"]["cube"]["value"] == 2:
+            break
+    else:
+        raise AssertionError("no opening throw was tied in 80 games")
+    page.evaluate(  # the seats kept in this browser, as the home page keeps them
+        "([id, seats]) => localStorage.setItem(`parlour:seats:${id}`, JSON.stringify(seats))",
+        [game["id"], made.json()["seats"]],
+    )
+    page.goto(f"/#game={game['id']}")
+    expect(page.get_by_test_id("automatic-double")).to_contain_text(
+        "The opening throw was tied once: by the automatic doubles rule the cube starts "
+        "this game at 2"
+    )
