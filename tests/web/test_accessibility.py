@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.web.conftest import TIMEOUT
-from tests.web.helpers import start_game
+from tests.web.helpers import start_game, wait_for_version
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -54,3 +54,27 @@ def test_the_home_page_has_no_serious_violation(checked: Page) -> None:
 def test_a_game_page_has_no_serious_violation(checked: Page, game: str) -> None:
     start_game(checked, game, "computer")
     assert violations(checked) == []
+
+
+def test_moves_are_announced_and_typed_moves_are_completed(checked: Page) -> None:
+    """A screen reader hears each move and whose turn it is (a polite live region),
+    and the move box offers the legal moves as one types."""
+    start_game(checked, "chess", "local")
+    announcer = checked.get_by_test_id("announce")
+    assert announcer.get_attribute("aria-live") == "polite"
+    expect(announcer).to_contain_text("White to play")
+    offered = checked.locator("#legal-moves option")
+    expect(offered).to_have_count(20)  # the twenty first moves of chess
+    assert "Nf3" in [option.get_attribute("value") for option in offered.all()]
+    assert checked.get_by_test_id("move-input").get_attribute("list") == "legal-moves"
+    field = checked.get_by_test_id("move-input")
+    for number, (move, after) in enumerate((("e4", "White: e4."), ("f5", "Black: f5.")), 1):
+        field.fill(move)
+        field.press("Enter")
+        wait_for_version(checked, number)
+        expect(announcer).to_contain_text(after)
+    field.fill("Qh5+")
+    field.press("Enter")
+    wait_for_version(checked, 3)
+    expect(announcer).to_contain_text("White: Qh5+.")
+    expect(announcer).to_contain_text("in check")

@@ -103,7 +103,27 @@ function layout(game) {
     reviewBar: h("div", { id: "review", class: "review", "data-testid": "review", hidden: true }),
     inviteBox: h("div", { id: "invite", class: "invite", hidden: true }),
     connection: h("p", { id: "connection", class: "connection", "data-testid": "connection", role: "status" }),
+    // Heard, not seen: each move as it comes and the state of the game, for a
+    // screen reader (lichess's blind mode does the same).
+    announcer: h("p", { id: "announce", class: "visually-hidden", "aria-live": "polite", "data-testid": "announce" }),
   };
+}
+
+/**
+ * Say what happened since the version last announced: the moves (and throws)
+ * made, then whose turn it is or how the game ended.
+ * @param {GamePage} page
+ * @param {HTMLElement} announcer
+ */
+function announce(page, announcer) {
+  const g = page.state.game;
+  const since = Number(announcer.dataset.version ?? g.version);
+  announcer.dataset.version = String(g.version);
+  if (g.version === since && announcer.textContent) return;
+  const said = g.moves.filter((m) => m.version > since)
+    .map((m) => (m.side === null ? `Dice: ${m.text}.` : `${g.side_names[m.side]}: ${m.text}.`));
+  said.push(g.outcome ? outcomeText(g) : statusText(page));
+  announcer.textContent = said.join(" ");
 }
 
 /** What each state of the connection is called on the page. */
@@ -148,9 +168,11 @@ function drawConnection(page, parts, typed) {
  */
 function typedMove(page) {
   const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", name: "move", autocomplete: "off", spellcheck: "false",
-    placeholder: page.state.game.page.prompt, "aria-label": "Type a move", "data-testid": "move-input" }));
+    placeholder: page.state.game.page.prompt, "aria-label": "Type a move", "data-testid": "move-input", list: "legal-moves" }));
+  // The legal moves, offered as the move is typed (filled in as the game goes on).
+  const legal = h("datalist", { id: "legal-moves", "data-testid": "legal-moves" });
   const form = h("form", { class: "typed-move", hidden: true },
-    input, h("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+    input, legal, h("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = input.value.trim();
@@ -252,7 +274,7 @@ export async function showGame(gameId) {
       h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}?game=${encodeURIComponent(gameId)}`, "data-testid": "rules-link" }, "rules")),
-        parts.connection, parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
+        parts.connection, parts.announcer, parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),
     ),
@@ -396,4 +418,11 @@ function draw(page, parts, typed) {
   parts.controls.replaceChildren(...controlButtons(page));
   drawConnection(page, parts, typed);
   typed.hidden = !(typeof g.turn === "number" && page.mayAct(g.turn) && !g.outcome && !state.review);
+  const legal = /** @type {HTMLElement} */ (typed.querySelector("datalist"));
+  const shown = `${g.version}:${typed.hidden}`;
+  if (legal.dataset.shown !== shown) {
+    legal.dataset.shown = shown;
+    legal.replaceChildren(...(typed.hidden ? [] : g.legal_moves.map((move) => h("option", { value: move }))));
+  }
+  announce(page, parts.announcer);
 }
