@@ -63,6 +63,33 @@ def _layout(position: Position, mover: Side) -> dict[str, Any]:
     }
 
 
+def describe(state: BackgammonState) -> list[str]:
+    """Each side's checkers point by point in its own numbering (its ace point 1),
+    on the bar and borne off.
+
+    >>> from parlour.backgammon.rules import BACKGAMMON
+    >>> describe(BACKGAMMON.new_state())[0]
+    'White: 2 on 24, 5 on 13, 3 on 8, 5 on 6; none on the bar; none off.'
+    """
+    layout = _layout(state.position, state.mover)
+    points = layout["points"]
+    lines = []
+    for side in Side:
+        own = [  # (its own point number, checkers), highest first
+            (p if side is Side.FIRST else 25 - p, abs(count))
+            for p, count in enumerate(points, start=1)
+            if (count > 0) == (side is Side.FIRST) and count
+        ]
+        own.sort(reverse=True)
+        where = ", ".join(f"{count} on {point}" for point, count in own) or "none on the points"
+        bar, off = layout["bar"][int(side)], layout["off"][int(side)]
+        lines.append(
+            f"{state.game.side_name(side)}: {where}; {bar or 'none'} on the bar; "
+            f"{off or 'none'} off."
+        )
+    return lines
+
+
 def _step_json(step: CheckerMove, mover: Side) -> dict[str, Any]:
     return {
         "text": str(step),
@@ -416,6 +443,10 @@ class BackgammonFace(BasicFace):
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, BackgammonState)
         return board(state)
+
+    def describe(self, state: State[Any]) -> list[str]:
+        assert isinstance(state, BackgammonState)
+        return describe(state)
 
     def steps(self, state: State[Any], texts: list[str]) -> dict[str, Any]:
         """The turn after the checker moves ``texts``: see :func:`steps`."""

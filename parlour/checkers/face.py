@@ -51,6 +51,29 @@ def board(state: CheckersState) -> BoardData:
     }
 
 
+def describe(state: CheckersState) -> list[str]:
+    """Each side's men and kings by square number.
+
+    >>> from parlour.checkers.rules import CHECKERS
+    >>> describe(CHECKERS.state_from_text("W:WK18,22:B1,5"))
+    ['Black: men on 1, 5.', 'White: a man on 22; a king on 18.']
+    """
+    lines = []
+    for side, (man, king) in ((Side.FIRST, "bB"), (Side.SECOND, "wW")):
+        held: dict[str, list[str]] = {man: [], king: []}
+        for square in range(1, 33):
+            piece = state.piece_at(square)
+            if piece in held:
+                held[piece].append(str(square))
+        parts = [
+            (f"{plural} on " if len(squares) > 1 else f"a {noun} on ") + ", ".join(squares)
+            for noun, plural, squares in (("man", "men", held[man]), ("king", "kings", held[king]))
+            if squares
+        ]
+        lines.append(f"{state.game.side_name(side)}: {'; '.join(parts) or 'no pieces'}.")
+    return lines
+
+
 class CheckersFace(BasicFace):
     """Checkers on screen: the 32 dark squares by number; games written as PDN."""
 
@@ -66,6 +89,10 @@ class CheckersFace(BasicFace):
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, CheckersState)
         return board(state)
+
+    def describe(self, state: State[Any]) -> list[str]:
+        assert isinstance(state, CheckersState)
+        return describe(state)
 
     def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export:
         """The last of ``games`` as PDN (checkers plays one game at a time)."""

@@ -52,6 +52,33 @@ def board(state: ChessState) -> BoardData:
     return {"kind": "chess", "pieces": pieces, "moves": moves, "last": last, "check": check}
 
 
+#: The kinds of piece in the order a description lists them.
+_KINDS = ("king", "queen", "rook", "bishop", "knight", "pawn")
+
+
+def describe(state: ChessState) -> list[str]:
+    """Each side's pieces in words, by kind, each kind's squares from the a-file.
+
+    >>> from parlour.chess.rules import CHESS
+    >>> describe(CHESS.state_from_text("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"))
+    ['White: king e1; pawn e2.', 'Black: king e5.']
+    """
+    lines = []
+    for side in Side:
+        found: dict[str, list[str]] = {}
+        for number, name in enumerate(SQUARE_NAMES):
+            piece = state.piece_at(number)
+            if piece is not None and piece.side is side:
+                found.setdefault(piece.kind, []).append(name)
+        parts = [  # squares by file, as a player reads the board left to right
+            f"{kind}{'s' if len(found[kind]) > 1 else ''} {', '.join(sorted(found[kind]))}"
+            for kind in _KINDS
+            if kind in found
+        ]
+        lines.append(f"{state.game.side_name(side)}: {'; '.join(parts)}.")
+    return lines
+
+
 def _today() -> str:
     """Today's date as PGN writes dates: 2026.11.25."""
     return datetime.date.today().strftime("%Y.%m.%d")
@@ -67,6 +94,10 @@ class ChessFace(BasicFace):
     def board(self, state: State[Any]) -> BoardData:
         assert isinstance(state, ChessState)
         return board(state)
+
+    def describe(self, state: State[Any]) -> list[str]:
+        assert isinstance(state, ChessState)
+        return describe(state)
 
     def export(self, games: Sequence[State[Any]], names: tuple[str, str]) -> Export:
         """The last of ``games`` as PGN (chess plays one game at a time)."""

@@ -230,6 +230,11 @@ class GameFace(Protocol):
         ``state``, each ``{"version", "side", "text"}``, side None for the dice)."""
         ...
 
+    def describe(self, state: State[Any]) -> list[str]:
+        """The position in words, a line a side, for a player who cannot see the
+        board (a screen reader reads it)."""
+        ...
+
 
 @runtime_checkable
 class StepwiseFace(GameFace, Protocol):
@@ -298,6 +303,10 @@ class BasicFace:
             "resign_question": "Resign this game?",
             "bottom": 0,
         }
+
+    def describe(self, state: State[Any]) -> list[str]:
+        """The position as the game writes it: games describe theirs better."""
+        return [f"The position: {state.to_text()}"]
 
     def move_rows(self, state: State[Any], record: Sequence[Mapping[str, Any]]) -> list[MoveRow]:
         """Two moves a line, numbered, as a chess score sheet is written.

@@ -63,6 +63,8 @@ def game_json(table: Table) -> dict[str, Any]:
         "rematch": progress.rematch,
         "claimable_draw": state.claimable_draw() if outcome is None else None,
         "board": registry.get_face(state.game).board(state),
+        # The position in words, for a player who cannot see the board.
+        "description": face.describe(state),
         "can_export": face.export_suffix is not None,
         "export_kind": face.export_kind,
         # What the page shows beside the board: the page holds no rule of any game.
@@ -129,6 +131,7 @@ def position_json(table: Table, version: int) -> dict[str, Any]:
         "position": state.to_text(),
         "board": registry.get_face(state.game).board(state),
         "page": registry.get_face(state.game).page(state),
+        "description": registry.get_face(state.game).describe(state),
         "last_move": last,
         "over": state.is_over(),
     }

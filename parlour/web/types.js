@@ -70,6 +70,7 @@
  * @property {boolean} has_draws
  * @property {{opponent: string, rules?: Record<string, any>, tutor?: string, imported?: boolean, names?: string[]}} options
  * @property {{commitment: string, secret: string | null} | null} dice  the dice's commitment, and their secret once the game is over
+ * @property {string[]} description  the position in words, a line a side
  * @property {number} version
  * @property {string} status
  * @property {string} position

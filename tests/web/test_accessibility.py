@@ -78,3 +78,31 @@ def test_moves_are_announced_and_typed_moves_are_completed(checked: Page) -> Non
     wait_for_version(checked, 3)
     expect(announcer).to_contain_text("White: Qh5+.")
     expect(announcer).to_contain_text("in check")
+
+
+def test_the_position_is_described_in_words_on_demand(checked: Page) -> None:
+    """A text view of the position, as lichess's blind mode has: each side's pieces
+    by square, following the game and a position looked back at."""
+    start_game(checked, "chess", "local")
+    description = checked.get_by_test_id("description")
+    expect(description).to_be_hidden()
+    checked.get_by_test_id("describe").click()
+    expect(description).to_contain_text("White: king e1; queen d1; rooks a1, h1;")
+    expect(description).to_contain_text("pawns a7, b7, c7, d7, e7, f7, g7, h7.")
+    field = checked.get_by_test_id("move-input")
+    for number, move in enumerate(("e4", "e5"), start=1):
+        field.fill(move)
+        field.press("Enter")
+        wait_for_version(checked, number)
+    expect(description).to_contain_text("pawns a2, b2, c2, d2, e4, f2, g2, h2.")
+    expect(description).to_contain_text("pawns a7, b7, c7, d7, e5, f7, g7, h7.")
+    checked.evaluate("document.activeElement.blur()")  # the arrows look back from the page
+    checked.keyboard.press("ArrowLeft")  # back to the position after 1. e4
+    expect(description).to_contain_text("pawns a7, b7, c7, d7, e7, f7, g7, h7.")
+    assert checked.get_by_test_id("describe").get_attribute("aria-expanded") == "true"
+
+    start_game(checked, "checkers", "local")
+    checked.get_by_test_id("describe").click()
+    expect(checked.get_by_test_id("description")).to_contain_text(
+        "Black: men on 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12."
+    )

@@ -106,6 +106,9 @@ function layout(game) {
     // Heard, not seen: each move as it comes and the state of the game, for a
     // screen reader (lichess's blind mode does the same).
     announcer: h("p", { id: "announce", class: "visually-hidden", "aria-live": "polite", "data-testid": "announce" }),
+    // The position in words, on demand (the position looked back at, if any).
+    description: h("div", { id: "description", class: "description", "data-testid": "description", hidden: true }),
+    describe: h("button", { type: "button", class: "secondary", "data-testid": "describe", "aria-expanded": "false", "data-local": "1" }, "Describe the position"),
   };
 }
 
@@ -274,12 +277,17 @@ export async function showGame(gameId) {
       h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}?game=${encodeURIComponent(gameId)}`, "data-testid": "rules-link" }, "rules")),
-        parts.connection, parts.announcer, parts.inviteBox, parts.status, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
+        parts.connection, parts.announcer, parts.inviteBox, parts.status, parts.describe, parts.description, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),
     ),
   );
   page.draw = () => draw(page, parts, typed);
+  parts.describe.addEventListener("click", () => {
+    parts.description.hidden = !parts.description.hidden;
+    parts.describe.setAttribute("aria-expanded", String(!parts.description.hidden));
+    page.draw();
+  });
   const onKey = reviewKeys(page);
   document.addEventListener("keydown", onKey);
   await loadTurn(page);
@@ -425,4 +433,8 @@ function draw(page, parts, typed) {
     legal.replaceChildren(...(typed.hidden ? [] : g.legal_moves.map((move) => h("option", { value: move }))));
   }
   announce(page, parts.announcer);
+  if (!parts.description.hidden) {
+    const lines = (state.review && state.review.description) || g.description;
+    parts.description.replaceChildren(h("ul", {}, lines.map((line) => h("li", {}, line))));
+  }
 }
