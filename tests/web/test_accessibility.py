@@ -106,3 +106,44 @@ def test_the_position_is_described_in_words_on_demand(checked: Page) -> None:
     expect(checked.get_by_test_id("description")).to_contain_text(
         "Black: men on 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12."
     )
+
+
+def test_chess_and_checkers_are_played_by_keyboard(checked: Page) -> None:
+    """The board takes the focus: the arrow keys move over the squares, each said
+    to a screen reader, Enter picks a piece up and puts it down; the page's own
+    arrow keys (looking back) leave the board's alone."""
+    start_game(checked, "chess", "local")
+    board = checked.locator("#board svg")
+    announcer = checked.get_by_test_id("announce")
+    board.focus()
+    checked.keyboard.press("ArrowUp")  # from a1, the first square
+    expect(announcer).to_have_text("a2: White pawn")
+    checked.keyboard.press("Enter")
+    checked.keyboard.press("ArrowUp")
+    checked.keyboard.press("ArrowUp")
+    expect(announcer).to_have_text("a4: empty")
+    checked.keyboard.press("Enter")
+    wait_for_version(checked, 1)
+    expect(checked.get_by_test_id("moves")).to_contain_text("a4")
+    expect(checked.get_by_test_id("review")).to_be_hidden()  # the arrows moved the cursor
+    # The board kept the focus through the redraw: Black answers at once.
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp", "Enter", "ArrowDown", "ArrowDown", "Enter"):
+        checked.keyboard.press(key)
+    wait_for_version(checked, 2)
+    expect(checked.get_by_test_id("moves")).to_contain_text("a5")
+
+    start_game(checked, "checkers", "local")
+    checked.locator("#board svg").focus()
+    # At one screen Black, to move, plays up from the bottom: its man on 12 is two
+    # rows up from the bottom-left corner.
+    checked.keyboard.press("ArrowUp")
+    checked.keyboard.press("ArrowUp")
+    expect(announcer).to_have_text("12: Black man")
+    checked.keyboard.press("Enter")
+    checked.keyboard.press("ArrowUp")
+    expect(announcer).to_have_text("a light square")
+    checked.keyboard.press("ArrowRight")
+    expect(announcer).to_have_text("16: empty")
+    checked.keyboard.press("Enter")
+    wait_for_version(checked, 1)
+    expect(checked.get_by_test_id("moves")).to_contain_text("12-16")

@@ -1,6 +1,6 @@
 // @ts-check
 // A board of squares (chess and checkers share it): draws the squares, the pieces
-// and the marks, and turns clicks and drags into "from -> to" attempts.
+// and the marks, and turns clicks, drags and keys into "from -> to" attempts.
 
 import { svg, pointerAt } from "../svg.js";
 
@@ -11,15 +11,18 @@ import { svg, pointerAt } from "../svg.js";
  *   mine(letter) -> bool (may be picked up now), destinations(name) -> [names],
  *   onPick(name) (a piece picked up), onMove(from, to),
  *   last: [names], check: name or null, flipped, labels: bool,
- *   arrows: [[from, to]] (a move to point out: the coach's better move)
+ *   arrows: [[from, to]] (a move to point out: the coach's better move),
+ *   cursor: [row, col] on screen (the keyboard's square), pieceWords(letter) -> words,
+ *   onCursor(words, [row, col]) (the cursor moved: what is under it, to be said)
  * }
  */
 export function squareBoard(options) {
   const root = svg("svg", {
     viewBox: "0 0 8 8",
     class: "board squares",
-    role: "img",
-    "aria-label": options.label || "board",
+    role: "application",
+    tabindex: "0",
+    "aria-label": `${options.label || "board"}: arrow keys move over the squares, Enter picks up and puts down`,
   });
   const where = (name) => {
     const [row, col] = options.place(name);
@@ -82,6 +85,10 @@ export function squareBoard(options) {
 
   let selected = null;
   let drag = null;
+  // The keyboard's square, in screen rows and columns (drawn while the board has the focus).
+  let cursor = options.cursor || [7, 0];
+  const cursorMark = svg("rect", { width: 1, height: 1, class: "cursor", "data-cursor": "" });
+  root.append(cursorMark);
 
   function showDestinations(name) {
     hints.replaceChildren();
@@ -108,27 +115,64 @@ export function squareBoard(options) {
     select(options.selected);
   }
 
-  root.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    const at = pointerAt(root, event);
-    const name = nameAt(at.x, at.y);
-    if (name === null) return;
+  // A press on a square, by pointer or key: put down the piece picked up, or pick
+  // up one's own piece there (true: a pointer may now drag it).
+  function press(name) {
     const letter = options.pieces[name];
     if (selected && name !== selected && !(letter && options.mine(letter))) {
       const from = selected;
       select(null);
       options.onMove(from, name);
-      return;
+      return false;
     }
     if (letter && options.mine(letter)) {
-      event.preventDefault();
       select(name);
       options.onPick(name);
+      return true;
+    }
+    if (letter) options.onPick(name);
+    return false;
+  }
+
+  root.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const at = pointerAt(root, event);
+    const name = nameAt(at.x, at.y);
+    if (name === null) return;
+    if (press(name)) {
+      event.preventDefault();
       drag = { from: name, node: pieceNodes[name], moved: false, x: at.x, y: at.y };
       root.setPointerCapture(event.pointerId);
-    } else if (letter) {
-      options.onPick(name);
     }
+  });
+
+  function showCursor() {
+    cursorMark.setAttribute("x", String(cursor[1]));
+    cursorMark.setAttribute("y", String(cursor[0]));
+    cursorMark.dataset.cursor = nameAt(cursor[1] + 0.5, cursor[0] + 0.5) || "";
+  }
+  showCursor();
+  const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  root.addEventListener("keydown", (event) => {
+    const delta = STEPS[event.key];
+    const name = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
+    if (delta) {
+      cursor = [Math.max(0, Math.min(7, cursor[0] + delta[0])), Math.max(0, Math.min(7, cursor[1] + delta[1]))];
+      showCursor();
+      const there = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
+      const letter = there && options.pieces[there];
+      const words = there === null ? "a light square" : `${there}: ${letter ? options.pieceWords(letter) : "empty"}`;
+      if (options.onCursor) options.onCursor(words, cursor);
+    } else if ((event.key === "Enter" || event.key === " ") && name !== null) {
+      press(name);
+    } else if (event.key === "Escape" && selected) {
+      select(null);
+    } else {
+      return;
+    }
+    // The board's keys are the board's: not the page's (whose arrows look back).
+    event.preventDefault();
+    event.stopPropagation();
   });
   root.addEventListener("pointermove", (event) => {
     if (!drag) return;

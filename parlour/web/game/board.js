@@ -44,6 +44,12 @@ function boardContext(page) {
     onSelect: (/** @type {string | null} */ name) => {
       state.selected = name;
     },
+    // The keyboard's square, kept across redraws, and what is under it, said.
+    cursor: state.cursor,
+    onCursor: (/** @type {string} */ words, /** @type {number[]} */ at) => {
+      state.cursor = at;
+      page.hear(words);
+    },
     // At one screen, backgammon's points are labelled in the side to play's numbering.
     numbering: page.mySides.length === 2 && g.board && typeof g.board.mover === "number" ? g.board.mover : undefined,
     // The squares of a multi-jump clicked so far (its piece's square first).
@@ -88,6 +94,8 @@ export function drawBoard(page, box) {
   const state = page.state;
   const g = state.game;
   const ctx = boardContext(page);
+  // A redraw replaces the board: one played by keyboard keeps the focus.
+  const focused = box.contains(document.activeElement);
   if (state.review) {
     // The earlier position, to look at only: no moves, no steps.
     const r = state.review;
@@ -103,6 +111,7 @@ export function drawBoard(page, box) {
     box.replaceChildren(render ? render(g, ctx) : h("pre", {}, g.position));
   }
   box.classList.toggle("reviewing", Boolean(state.review));
+  if (focused) /** @type {HTMLElement | null} */ (box.querySelector("[tabindex]"))?.focus();
   if (!box.dataset.guarded) {
     // While looking back, a click on the board plays nothing: say why, once per click.
     box.addEventListener("click", (event) => {

@@ -31,6 +31,7 @@ import { loadTurn } from "./turn.js";
  * @property {boolean} acting  an action is on its way to the server
  * @property {import("./live.js").Connection} connection  the live connection
  * @property {string[]} route  a multi-jump's squares clicked so far
+ * @property {number[] | null} cursor  the keyboard's square on the board, [row, col] on screen
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
@@ -45,6 +46,7 @@ import { loadTurn } from "./turn.js";
  * @property {(side: number) => boolean} mayAct
  * @property {(side: number) => string | undefined} tokenFor
  * @property {(text: string, tone?: string) => void} say
+ * @property {(text: string) => void} hear  say ``text`` to a screen reader only
  * @property {(action: string, move?: string) => Promise<void>} act
  * @property {(updated: Game) => Promise<void>} adopt
  * @property {() => void} draw
@@ -228,12 +230,15 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [] },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [], cursor: null },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
       parts.messageBox.textContent = text;
       parts.messageBox.className = tone;
+    },
+    hear(text) {
+      parts.announcer.textContent = text;
     },
     act: (action, move) => act(page, action, move),
     once: (work) => once(page, work),
