@@ -134,7 +134,19 @@ export function squareBoard(options) {
     return false;
   }
 
+  // Keys drive the board only when it was reached by keyboard (Tab): after a click
+  // the arrow keys stay the page's (looking back over the moves).
+  let pointed = false;
+  root.addEventListener("focus", () => {
+    if (!pointed) root.dataset.keyboard = "1";
+  });
+  root.addEventListener("blur", () => {
+    delete root.dataset.keyboard;
+  });
   root.addEventListener("pointerdown", (event) => {
+    pointed = true;
+    setTimeout(() => { pointed = false; });
+    delete root.dataset.keyboard;
     if (event.button !== 0) return;
     const at = pointerAt(root, event);
     const name = nameAt(at.x, at.y);
@@ -154,6 +166,7 @@ export function squareBoard(options) {
   showCursor();
   const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   root.addEventListener("keydown", (event) => {
+    if (!root.dataset.keyboard) return;
     const delta = STEPS[event.key];
     const name = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
     if (delta) {

@@ -95,7 +95,8 @@ export function drawBoard(page, box) {
   const g = state.game;
   const ctx = boardContext(page);
   // A redraw replaces the board: one played by keyboard keeps the focus.
-  const focused = box.contains(document.activeElement);
+  const active = document.activeElement;
+  const focused = active instanceof Element && box.contains(active) && active.getAttribute("data-keyboard") === "1";
   if (state.review) {
     // The earlier position, to look at only: no moves, no steps.
     const r = state.review;
