@@ -29,30 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from checkers_match import BALLOTS
 
 from parlour.checkers.engine import CheckersEngine
-from parlour.checkers.openings import SHIPPED
+from parlour.checkers.openings import SHIPPED, first_positions
 from parlour.checkers.rules import CHECKERS, CheckersState
 
 #: How far along the main line after each ballot the book goes.
 LINE_PLIES = 3
-
-
-def first_moves() -> list[str]:
-    """Every position of the first three moves, as FEN (a position two move
-    orders reach, once)."""
-    found: list[str] = []
-    frontier = [CHECKERS.new_state()]
-    for ply in range(4):
-        found += [state.to_text() for state in frontier]
-        if ply == 3:
-            break
-        following = []
-        for state in frontier:
-            for move in state.legal_moves():
-                child = state.copy()
-                child.push(move)
-                following.append(child)
-        frontier = following
-    return list(dict.fromkeys(found))
 
 
 def search(task: tuple[str, int]) -> tuple[str, str, int, int]:
@@ -96,7 +77,7 @@ def main() -> int:
         ballots.append(state.to_text())
     started = time.monotonic()
     with args.out.open("a") as out, ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        batches = [[fen for fen in first_moves() if fen not in book]]
+        batches = [[fen for fen in first_positions() if fen not in book]]
         for _ in range(LINE_PLIES + 1):
             for fen, move, score, depth in pool.map(
                 search, [(fen, args.depth) for fen in batches[-1]]

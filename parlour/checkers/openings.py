@@ -26,7 +26,7 @@ from pathlib import Path
 
 from parlour.checkers.board import Move, Position
 from parlour.checkers.notation import parse_fen
-from parlour.checkers.rules import CheckersState
+from parlour.checkers.rules import CHECKERS, CheckersState
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Side
 
@@ -72,6 +72,29 @@ class OpeningBook:
         """The book's move here, or None when the position is not in the book."""
         entry = self.entry(state)
         return None if entry is None else state.parse_move(entry.move)
+
+
+def first_positions(moves: int = 3) -> list[str]:
+    """Every position of the first ``moves`` moves (the start included), as FEN,
+    each once however many move orders reach it.
+
+    >>> len(first_positions(1)), len(first_positions(3))
+    (8, 273)
+    """
+    found: list[str] = []
+    frontier = [CHECKERS.new_state()]
+    for ply in range(moves + 1):
+        found += [state.to_text() for state in frontier]
+        if ply == moves:
+            break
+        following = []
+        for state in frontier:
+            for move in state.legal_moves():
+                child = state.copy()
+                child.push(move)
+                following.append(child)
+        frontier = following
+    return list(dict.fromkeys(found))
 
 
 @cache

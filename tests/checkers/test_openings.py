@@ -9,29 +9,13 @@ import time
 import pytest
 
 from parlour.checkers.engine import CheckersEngine
-from parlour.checkers.openings import OpeningBook, shipped_book
+from parlour.checkers.openings import OpeningBook, first_positions, shipped_book
 from parlour.checkers.rules import CHECKERS, CheckersState
-
-
-def _first_three_moves() -> set[str]:
-    found: set[str] = set()
-    frontier: list[CheckersState] = [CHECKERS.new_state()]
-    for ply in range(4):
-        found |= {state.to_text() for state in frontier}
-        if ply < 3:
-            following = []
-            for state in frontier:
-                for move in state.legal_moves():
-                    child = state.copy()
-                    child.push(move)
-                    following.append(child)
-            frontier = following
-    return found
 
 
 def test_the_book_covers_the_first_three_moves_with_deep_legal_moves() -> None:
     book = shipped_book()
-    wanted = _first_three_moves()
+    wanted = set(first_positions(3))
     assert len(wanted) == 273  # 1 + 7 + 49 + 302 three-move starts, less transpositions
     held = {CheckersState.from_position(*key).to_text() for key in book.entries}
     assert wanted <= held
