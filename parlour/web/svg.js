@@ -22,3 +22,29 @@ export function pointerAt(root, event) {
   point.y = event.clientY;
   return point.matrixTransform(root.getScreenCTM().inverse());
 }
+
+/**
+ * Let a board be played by keyboard: it takes the focus (Tab), and is marked
+ * ``data-keyboard`` while it holds the focus that way. Focus from a click does not
+ * count: after a click the arrow keys stay the page's (looking back over the moves).
+ * Returns whether the board's keys are its own now.
+ * @param {Element} root
+ * @returns {() => boolean}
+ */
+export function keyboardFocus(root) {
+  root.setAttribute("tabindex", "0");
+  const element = /** @type {SVGElement} */ (root);
+  let pointed = false;
+  root.addEventListener("pointerdown", () => {
+    pointed = true;
+    setTimeout(() => { pointed = false; });
+    delete element.dataset.keyboard;
+  });
+  root.addEventListener("focus", () => {
+    if (!pointed) element.dataset.keyboard = "1";
+  });
+  root.addEventListener("blur", () => {
+    delete element.dataset.keyboard;
+  });
+  return () => element.dataset.keyboard === "1";
+}

@@ -147,3 +147,38 @@ def test_chess_and_checkers_are_played_by_keyboard(checked: Page) -> None:
     checked.keyboard.press("Enter")
     wait_for_version(checked, 1)
     expect(checked.get_by_test_id("moves")).to_contain_text("12-16")
+
+
+def test_backgammon_is_played_by_keyboard(checked: Page) -> None:
+    """The backgammon board takes the focus too: the arrows move along the bar, the
+    points and the tray (each said), Enter picks a checker up and puts it down."""
+    start_game(checked, "backgammon", "local")
+    board = checked.locator("#board")
+    expect(board).to_have_attribute("data-mine", "1")
+    if board.get_attribute("data-phase") == "cube":
+        checked.get_by_test_id("bg-roll").click()
+        wait_for_version(checked, 2)
+    svg_board = checked.locator("#board svg")
+    svg_board.focus()
+    cursor = checked.locator("#board .cursor")
+    announcer = checked.get_by_test_id("announce")
+
+    def go_to(place: str) -> None:
+        for key in ("ArrowRight",) * 26 + ("ArrowLeft",) * 26:
+            if cursor.get_attribute("data-cursor") == place:
+                return
+            checked.keyboard.press(key)
+        assert cursor.get_attribute("data-cursor") == place
+
+    checked.keyboard.press("ArrowLeft")  # to the bar, from the first point
+    expect(announcer).to_have_text("the bar: empty")
+    source = (board.get_attribute("data-sources") or "").split(",")[0]
+    go_to(source)
+    expect(announcer).to_contain_text("checker")
+    checked.keyboard.press("Enter")
+    if board.get_attribute("data-steps") == "0":  # several ways to go: pick where
+        target = checked.locator("#board .dest-area").first.get_attribute("data-dest")
+        assert target is not None
+        go_to(target)
+        checked.keyboard.press("Enter")
+    expect(board).to_have_attribute("data-steps", "1")

@@ -8,7 +8,7 @@
 // then click a destination; clicking the picked-up checker again moves it by a
 // die; a double-click moves it by both dice (or bears it off).
 
-import { svg } from "../svg.js";
+import { keyboardFocus, svg } from "../svg.js";
 
 const W = 20; // a point's width
 const H = 100; // a point's height
@@ -91,7 +91,8 @@ export function renderBackgammon(game, ctx) {
   const layout = ctx.turn || board;
   const flipped = ctx.flipped;
   const options = ctx.turn ? ctx.turn.options : [];
-  const root = svg("svg", { viewBox: "0 0 320 250", class: "board backgammon", role: "img", "aria-label": "backgammon board" });
+  const root = svg("svg", { viewBox: "0 0 320 250", class: "board backgammon", role: "application",
+    "aria-label": "backgammon board: arrow keys move along the points, Enter picks up and puts down, Shift+Enter moves by both dice" });
   root.append(svg("rect", { x: 0, y: 0, width: 320, height: 250, rx: 6, class: "frame" }));
   root.append(svg("rect", { x: 10, y: 10, width: 120, height: 230, class: "felt" }));
   root.append(svg("rect", { x: 150, y: 10, width: 120, height: 230, class: "felt" }));
@@ -301,5 +302,52 @@ export function renderBackgammon(game, ctx) {
     }
     ctx.explainPoint(where);
   }
+
+  // The keyboard: a cursor along the bar, the points in the mover's direction (its
+  // 24 down to its 1) and the tray; Enter is a click there, Shift+Enter a double-click.
+  const byKeyboard = keyboardFocus(root);
+  const places = ["bar", ...Array.from({ length: 24 }, (_, i) => moverPoint(String(24 - i))), "off"];
+  let cursor = typeof ctx.cursor === "string" && places.includes(ctx.cursor) ? ctx.cursor : places[1];
+  const cursorMark = svg("rect", { class: "cursor", "data-cursor": cursor });
+  root.append(cursorMark);
+  function showCursor() {
+    const box = area(cursor);
+    for (const [name, value] of Object.entries(box)) cursorMark.setAttribute(name, String(value));
+    cursorMark.setAttribute("data-cursor", cursor);
+  }
+  showCursor();
+  function placeWords(where) {
+    const names = game.side_names;
+    const tell = (count, side) => `${count} ${names[side]} checker${count === 1 ? "" : "s"}`;
+    if (where === "bar" || where === "off") {
+      const counts = layout[where];
+      const held = [0, 1].filter((side) => counts[side]).map((side) => tell(counts[side], side));
+      return `${where === "bar" ? "the bar" : "borne off"}: ${held.join(", ") || "empty"}`;
+    }
+    const count = layout.points[Number(where) - 1];
+    return `point ${moverPoint(where)}: ${count ? tell(Math.abs(count), count > 0 ? 0 : 1) : "empty"}`;
+  }
+  root.addEventListener("keydown", (event) => {
+    if (!byKeyboard()) return;
+    const forward = event.key === "ArrowRight" || event.key === "ArrowDown";
+    if (forward || event.key === "ArrowLeft" || event.key === "ArrowUp") {
+      const at = places.indexOf(cursor) + (forward ? 1 : -1);
+      cursor = places[Math.max(0, Math.min(places.length - 1, at))];
+      showCursor();
+      if (ctx.onCursor) ctx.onCursor(placeWords(cursor), cursor);
+    } else if (event.key === "Enter" && event.shiftKey && ctx.turn && sources.has(cursor)) {
+      selected = null;
+      ctx.moveBySum(cursor);
+    } else if ((event.key === "Enter" || event.key === " ") && ctx.turn) {
+      single(cursor);
+    } else if (event.key === "Escape" && selected !== null) {
+      selected = null;
+      mark();
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  });
   return root;
 }

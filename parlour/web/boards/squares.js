@@ -2,7 +2,7 @@
 // A board of squares (chess and checkers share it): draws the squares, the pieces
 // and the marks, and turns clicks, drags and keys into "from -> to" attempts.
 
-import { svg, pointerAt } from "../svg.js";
+import { keyboardFocus, svg, pointerAt } from "../svg.js";
 
 /**
  * options: {
@@ -21,7 +21,6 @@ export function squareBoard(options) {
     viewBox: "0 0 8 8",
     class: "board squares",
     role: "application",
-    tabindex: "0",
     "aria-label": `${options.label || "board"}: arrow keys move over the squares, Enter picks up and puts down`,
   });
   const where = (name) => {
@@ -134,19 +133,8 @@ export function squareBoard(options) {
     return false;
   }
 
-  // Keys drive the board only when it was reached by keyboard (Tab): after a click
-  // the arrow keys stay the page's (looking back over the moves).
-  let pointed = false;
-  root.addEventListener("focus", () => {
-    if (!pointed) root.dataset.keyboard = "1";
-  });
-  root.addEventListener("blur", () => {
-    delete root.dataset.keyboard;
-  });
+  const byKeyboard = keyboardFocus(root);
   root.addEventListener("pointerdown", (event) => {
-    pointed = true;
-    setTimeout(() => { pointed = false; });
-    delete root.dataset.keyboard;
     if (event.button !== 0) return;
     const at = pointerAt(root, event);
     const name = nameAt(at.x, at.y);
@@ -166,7 +154,7 @@ export function squareBoard(options) {
   showCursor();
   const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   root.addEventListener("keydown", (event) => {
-    if (!root.dataset.keyboard) return;
+    if (!byKeyboard()) return;
     const delta = STEPS[event.key];
     const name = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
     if (delta) {

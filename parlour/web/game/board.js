@@ -46,7 +46,7 @@ function boardContext(page) {
     },
     // The keyboard's square, kept across redraws, and what is under it, said.
     cursor: state.cursor,
-    onCursor: (/** @type {string} */ words, /** @type {number[]} */ at) => {
+    onCursor: (/** @type {string} */ words, /** @type {number[] | string} */ at) => {
       state.cursor = at;
       page.hear(words);
     },

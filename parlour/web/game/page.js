@@ -31,7 +31,8 @@ import { loadTurn } from "./turn.js";
  * @property {boolean} acting  an action is on its way to the server
  * @property {import("./live.js").Connection} connection  the live connection
  * @property {string[]} route  a multi-jump's squares clicked so far
- * @property {number[] | null} cursor  the keyboard's square on the board, [row, col] on screen
+ * @property {number[] | string | null} cursor  the keyboard's place on the board: [row, col]
+ *   on screen for a board of squares, a point ("13", "bar", "off") for backgammon
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
