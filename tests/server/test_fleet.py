@@ -3,7 +3,9 @@ other's moves through the Redis on this machine. A game is played with its moves
 alternately through each; watchers on either see every update in order; a process that
 holds an old copy is corrected by the database, not believed; one process killed with
 SIGKILL under a swarm loses nothing acknowledged, and its games go on through the other.
-Redis and PostgreSQL are real: if either cannot be reached, these tests fail."""
+Redis stopped and started again under the fleet (a Redis of the test's own) leaves no
+process behind. Redis and PostgreSQL are real: if either cannot be reached, these
+tests fail."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -24,7 +27,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
-from tests.server.live import server
+from tests.server.live import free_port, server
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -266,3 +269,66 @@ def test_a_fleet_that_cannot_work_is_a_clear_error(
     assert cli.main(["serve", "--port", "1", "--db", url, "--redis", redis]) == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err and len(err.splitlines()) == 1, err
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def private_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of this test's own on ``port`` (the machine's shared one is left
+    alone): keeps nothing on disk; stopped afterwards."""
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not _answers(port):
+            assert process.poll() is None and time.monotonic() < deadline, "redis did not start"
+            time.sleep(0.05)
+        yield process
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_restarted_redis_leaves_no_process_behind(postgres_url: str, tmp_path: Path) -> None:
+    """Redis stops and starts again under a fleet of two: a move made through one
+    process meanwhile is stored (its news lost), and the other, back in touch, reads
+    it from the database: its watcher sees it and it takes the next move."""
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    log = tmp_path / "fleet.log"
+    with private_redis(port) as redis_process, contextlib.ExitStack() as stack:
+        first = stack.enter_context(server(postgres_url, log, "--redis", url))[1]
+        second = stack.enter_context(server(postgres_url, log, "--redis", url))[1]
+        game_id, tokens, _ = new_game(first)
+        with watching(second, game_id) as ws:
+            redis_process.terminate()
+            redis_process.wait(10)
+            response = act(first, game_id, tokens[0], 0, "e4")
+            assert response.status_code == 200, response.text
+            with private_redis(port):
+                assert versions_until(ws, 1, within=30) == [1]
+                response = act(second, game_id, tokens[1], 1, "e5")
+                assert response.status_code == 200, response.text
+                assert httpx.get(f"{first}/api/games/{game_id}").json()["version"] == 2
+    text = log.read_text()
+    assert "lost touch with the fleet" in text and "back in touch with the fleet" in text
