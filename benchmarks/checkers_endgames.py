@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from checkers_match import Peer
 
-from parlour.checkers.board import BIT_SQUARE, BLACK, SQUARE_BIT, WHITE, Position, bits
+from parlour.checkers.board import BLACK, WHITE, turned
 from parlour.checkers.endgame import shipped_database
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.notation import position_to_fen
@@ -62,17 +62,6 @@ CONVERSIONS: tuple[tuple[str, str], ...] = (
 )
 
 PLY_CAP = 400
-
-
-def turned(position: Position) -> Position:
-    """The position turned half a turn with the colours swapped (square n of
-    Black's becomes square 33 - n of White's), so the other side is to move."""
-
-    def turn(mask: int) -> int:
-        return sum(1 << SQUARE_BIT[33 - BIT_SQUARE[b]] for b in bits(mask))
-
-    black_men, black_kings, white_men, white_kings = position
-    return turn(white_men), turn(white_kings), turn(black_men), turn(black_kings)
 
 
 class ParlourPlayer:

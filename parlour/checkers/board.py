@@ -305,6 +305,23 @@ def _count_from(
 Position = tuple[int, int, int, int]  # black men, black kings, white men, white kings
 
 
+def turned(position: Position) -> Position:
+    """The position turned half a turn with the colours swapped: Black's piece on
+    square ``n`` becomes White's on ``33 - n``. The same game with the other side to
+    move (a position's mirror for tables that keep one side to move).
+
+    >>> turned((1 << SQUARE_BIT[9], 0, 0, 1 << SQUARE_BIT[32])) == (
+    ...     0, 1 << SQUARE_BIT[1], 1 << SQUARE_BIT[24], 0)
+    True
+    """
+
+    def turn(mask: int) -> int:
+        return sum(1 << SQUARE_BIT[33 - BIT_SQUARE[b]] for b in bits(mask))
+
+    black_men, black_kings, white_men, white_kings = position
+    return turn(white_men), turn(white_kings), turn(black_men), turn(black_kings)
+
+
 def children(position: Position, side: Side) -> list[Position]:
     """Every position one legal move of ``side`` leads to (one per move, so two
     jump sequences to the same result give two entries)."""

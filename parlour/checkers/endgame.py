@@ -187,22 +187,25 @@ def _all_positions(pieces: int) -> tuple[Masks, Masks, Masks, Masks, npt.NDArray
     and whether it is a real one."""
     size = slot_count(pieces)
     boards = [np.zeros(size, dtype=np.uint64) for _ in range(4)]
-    offsets = _offsets(pieces)
     for n in range(2, pieces + 1):
+        # Every set of n squares with every kind on each: its boards, put in the
+        # slot that numbering gives them.
         squares = np.array(list(combinations(range(SQUARES), n)), dtype=np.int64)
         kinds = np.array(list(product(range(4), repeat=n)), dtype=np.int64)
-        rank = np.zeros(len(squares), dtype=np.int64)
-        packed = np.zeros(len(kinds), dtype=np.int64)
-        for j in range(n):
-            rank += _COMB[squares[:, j], j + 1]
-            packed += kinds[:, j] << (2 * j)
-        slots = (offsets[n] + rank[:, None] * 4**n + packed[None, :]).ravel()
-        for kind, board in enumerate(boards):
-            masks = sum(
-                np.outer(np.uint64(1) << squares[:, j].astype(np.uint64), kinds[:, j] == kind)
-                for j in range(n)
-            )
-            board[slots] = np.asarray(masks, dtype=np.uint64).ravel()
+        made = [
+            np.asarray(
+                sum(
+                    np.outer(np.uint64(1) << squares[:, j].astype(np.uint64), kinds[:, j] == kind)
+                    for j in range(n)
+                ),
+                dtype=np.uint64,
+            ).ravel()
+            for kind in range(4)
+        ]
+        men, kings, other_men, other_kings = made
+        slots = _index(men, kings, other_men, other_kings, pieces)
+        for board, masks in zip(boards, made, strict=True):
+            board[slots] = masks
     men, kings, other_men, other_kings = boards
     real = (
         ((men | kings) != 0)
@@ -412,6 +415,18 @@ class Verdict:
     result: Literal["win", "loss", "draw"]
     plies: int | None
 
+    @classmethod
+    def of(cls, code: int) -> Verdict:
+        """The verdict a code of the table stands for (see :data:`Codes`).
+
+        >>> Verdict.of(0), Verdict.of(4)
+        (Verdict(result='draw', plies=None), Verdict(result='win', plies=3))
+        """
+        if code == 0:
+            return cls("draw", None)
+        plies = int(code) - 1
+        return cls("win" if plies % 2 else "loss", plies)
+
 
 class EndgameDatabase:
     """Solved positions of up to :attr:`pieces` pieces.
@@ -501,12 +516,7 @@ class EndgameDatabase:
     def probe(self, position: Position, side: Side) -> Verdict | None:
         """The verdict for ``side`` to move, or None beyond the table's pieces."""
         code = self.code(position, side)
-        if code is None:
-            return None
-        if code == 0:
-            return Verdict("draw", None)
-        plies = code - 1
-        return Verdict("win" if plies % 2 else "loss", plies)
+        return None if code is None else Verdict.of(code)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

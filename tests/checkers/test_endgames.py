@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 from parlour.checkers import endgame
-from parlour.checkers.board import BLACK, SQUARE_BIT, WHITE, children
+from parlour.checkers.board import BLACK, SQUARE_BIT, WHITE, children, turned
 from parlour.checkers.endgame import EndgameDatabase, Verdict, shipped_database, slot_count
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.notation import parse_fen, position_to_fen
 from parlour.checkers.rules import CheckersState
+from tests.checkers.test_pydraughts_oracle import CompulsoryCaptureBoard
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +66,6 @@ def test_the_shipped_table_is_the_table_built_here(shipped: EndgameDatabase) -> 
     assert int((small.codes > 0).sum()) == 188_673  # decided positions of two or three pieces
 
 
-def _code_of(db: EndgameDatabase, position: Any, side: Any) -> int:
-    code = db.code(position, side)
-    return -1 if code is None else code  # None here: the side to move has no pieces
-
-
 def test_every_verdict_holds_move_by_move(shipped: EndgameDatabase) -> None:
     """For 6,000 random positions (either side to move), the verdict follows from
     the verdicts after each legal move as the rules generate them: a win in n has a
@@ -85,15 +81,16 @@ def test_every_verdict_holds_move_by_move(shipped: EndgameDatabase) -> None:
             continue
         side = rng.choice((BLACK, WHITE))
         if side is WHITE:  # the same slot read with White to move: turn it
-            position = _turned(position)
+            position = turned(position)
         verdict = shipped.probe(position, side)
         assert verdict is not None
-        after = []
-        for child in children(position, side):
-            code = _code_of(shipped, child, side.other)
-            after.append(("loss", 0) if code == -1 else _verdict(code))
-        losses = [plies for result, plies in after if result == "loss"]
-        wins = [plies for result, plies in after if result == "win"]
+        # A child the table does not hold has no pieces for its side to move: lost.
+        after = [
+            shipped.probe(child, side.other) or Verdict("loss", 0)
+            for child in children(position, side)
+        ]
+        losses = [v.plies for v in after if v.result == "loss" and v.plies is not None]
+        wins = [v.plies for v in after if v.result == "win" and v.plies is not None]
         if verdict.result == "win":
             assert verdict.plies == min(losses) + 1
         elif verdict.result == "loss":
@@ -105,36 +102,7 @@ def test_every_verdict_holds_move_by_move(shipped: EndgameDatabase) -> None:
     assert min(checked.values()) > 500, checked
 
 
-def _verdict(code: int) -> tuple[str, int]:
-    """A code as (result, plies), a draw with plies -1."""
-    if code == 0:
-        return "draw", -1
-    plies = int(code) - 1
-    return ("win" if plies % 2 else "loss"), plies
-
-
-def _turned(position: Any) -> Any:
-    from parlour.checkers.board import BIT_SQUARE, bits
-
-    def turn(mask: int) -> int:
-        return sum(1 << SQUARE_BIT[33 - BIT_SQUARE[b]] for b in bits(mask))
-
-    black_men, black_kings, white_men, white_kings = position
-    return turn(white_men), turn(white_kings), turn(black_men), turn(black_kings)
-
-
 # -- py-draughts as the oracle of short wins ------------------------------------------
-
-
-def _draughts_board(fen: str) -> Any:
-    from draughts.boards.american import _CORE, Board
-
-    class CompulsoryCaptureBoard(Board):  # type: ignore[misc]
-        @property
-        def legal_moves(self):  # type: ignore[no-untyped-def]
-            return self._legal_moves_from_core(_CORE, max_capture=False, captures_optional=False)
-
-    return CompulsoryCaptureBoard.from_fen(fen)
 
 
 def _wins_within(board: Any, plies: int) -> bool:
@@ -170,23 +138,31 @@ def test_py_draughts_confirms_the_quick_wins_and_losses(shipped: EndgameDatabase
     exactly that by a full search over py-draughts' own move generator (captures
     compulsory, as the ACF plays); positions it calls drawn hold for 4 plies."""
     rng = random.Random(5)
-    wanted = {("win", 1): 8, ("win", 3): 8, ("win", 5): 6, ("loss", 2): 8, ("loss", 4): 6}
-    wanted[("draw", -1)] = 8
+    wanted = {
+        Verdict("win", 1): 8,
+        Verdict("win", 3): 8,
+        Verdict("win", 5): 6,
+        Verdict("loss", 2): 8,
+        Verdict("loss", 4): 6,
+        Verdict("draw", None): 8,
+    }
     while any(wanted.values()):
         slot = rng.randrange(slot_count(3))  # two or three pieces: quick to search
         try:
             position = shipped.position(slot)
         except ValueError:
             continue
-        key = _verdict(shipped.codes[slot])
-        if not wanted.get(key):
+        verdict = Verdict.of(int(shipped.codes[slot]))
+        if not wanted.get(verdict):
             continue
-        wanted[key] -= 1
-        board = _draughts_board(position_to_fen(position, BLACK))
-        result, plies = key
-        if result == "win":
+        wanted[verdict] -= 1
+        board = CompulsoryCaptureBoard.from_fen(position_to_fen(position, BLACK))
+        plies = verdict.plies
+        if verdict.result == "win":
+            assert plies is not None
             assert _wins_within(board, plies) and not _wins_within(board, plies - 2)
-        elif result == "loss":
+        elif verdict.result == "loss":
+            assert plies is not None
             assert _loses_within(board, plies) and not _loses_within(board, plies - 2)
         else:
             assert not _wins_within(board, 5) and not _loses_within(board, 4)
