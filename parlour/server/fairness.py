@@ -44,18 +44,17 @@ def new_secret(options: dict[str, Any]) -> None:
     options[SECRET] = CommittedDice.new_secret().hex()
 
 
-def _secret(table: Table) -> bytes | None:
-    text = table.options.get(SECRET)
+def _secret(options: dict[str, Any]) -> bytes | None:
+    """The secret of a game with these options (None: a game without one)."""
+    text = options.get(SECRET)
     return None if text is None else bytes.fromhex(text)
 
 
 def dice_for(options: dict[str, Any], thrown: int, fallback: Dice) -> Dice:
     """The dice of a game with these options after ``thrown`` throws: its
     committed dice, or ``fallback`` for a game without a secret."""
-    secret = options.get(SECRET)
-    if secret is None:
-        return fallback
-    return CommittedDice(bytes.fromhex(secret), thrown)
+    secret = _secret(options)
+    return fallback if secret is None else CommittedDice(secret, thrown)
 
 
 def throws_in(*logs: list[EventRow]) -> int:
@@ -66,7 +65,7 @@ def throws_in(*logs: list[EventRow]) -> int:
 def computer_seed(table: Table, version: int) -> int:
     """The seed of the computer's choice at ``version``: from the secret, so that
     nobody can compute it from public data."""
-    secret = _secret(table)
+    secret = _secret(table.options)
     if secret is None:
         return zlib.crc32(f"{table.id}:{version}".encode())
     return int(CommittedDice(secret).point(f"computer {version}") * (1 << 32))
@@ -80,13 +79,12 @@ def public_options(table: Table) -> dict[str, Any]:
 def dice_json(table: Table) -> dict[str, Any] | None:
     """The commitment, and the secret once the game is over for good (None for a
     game without one)."""
-    secret = table.options.get(SECRET)
+    secret = _secret(table.options)
     if secret is None:
         return None
-    revealed = table.progress.series_over
     return {
-        "commitment": CommittedDice.commitment(bytes.fromhex(secret)),
-        "secret": secret if revealed else None,
+        "commitment": CommittedDice.commitment(secret),
+        "secret": secret.hex() if table.progress.series_over else None,
     }
 
 

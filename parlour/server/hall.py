@@ -26,6 +26,7 @@ from parlour.analysis.coach import opening_of
 from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
+from parlour.core.face import Series
 from parlour.core.protocol import CHANCE, Game, Side
 from parlour.server import fairness, players
 from parlour.server.analyses import Analyses
@@ -266,11 +267,7 @@ class Hall:
             options["rules"] = series.rules
         if tutor:
             options["tutor"] = tutor
-        if self.committed:
-            fairness.new_secret(options)
-        progress = Progress(series.first(), series)
-        events: list[EventRow] = []
-        throw_dice(progress, fairness.dice_for(options, 0, self.dice), events)
+        events = self._opening(options, series)
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
         await self._write(new)
         table = Table(
@@ -284,6 +281,17 @@ class Hall:
         self.tables[game_id] = table
         self._computer_turn(table)
         return table, tokens, invite
+
+    def _opening(self, options: dict[str, Any], series: Series) -> list[EventRow]:
+        """A new game's first events (the opening throw where the game begins with
+        the dice), from its secret, given to ``options`` now, when dice are committed."""
+        if self.committed:
+            fairness.new_secret(options)
+        events: list[EventRow] = []
+        throw_dice(
+            Progress(series.first(), series), fairness.dice_for(options, 0, self.dice), events
+        )
+        return events
 
     async def import_game(
         self, game_name: str, text: str
@@ -341,12 +349,8 @@ class Hall:
             )
             kept = ("opponent", "rules", "tutor")  # the old game's choices carried over
             options: dict[str, Any] = {k: table.options[k] for k in kept if k in table.options}
-            if self.committed:
-                fairness.new_secret(options)
             series = registry.get_face(table.game).series(table.rules)
-            started = Progress(series.first(), series)
-            events: list[EventRow] = []
-            throw_dice(started, fairness.dice_for(options, 0, self.dice), events)
+            events = self._opening(options, series)
             new = NewGame(new_id, table.game.name, json.dumps(options), seat_rows, events)
             await self._write(new)
             await self._commit(table, progress, [event])
