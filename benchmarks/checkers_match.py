@@ -84,6 +84,20 @@ BALLOTS: tuple[str, ...] = (
 PLY_CAP = 400
 
 
+def three_move_starts() -> list[list[Move]]:
+    """Every three-move start, Black, White, Black, in our move order (302)."""
+    found = []
+    state = CHECKERS.new_state()
+    for first in state.legal_moves():
+        state.push(first)
+        for second in state.legal_moves():
+            state.push(second)
+            found += [[first, second, third] for third in state.legal_moves()]
+            state.pop()
+        state.pop()
+    return found
+
+
 def balanced_starts() -> list[str]:
     """Three-move starts not among :data:`BALLOTS`, the most level first by the
     opening book's scores."""
@@ -91,20 +105,14 @@ def balanced_starts() -> list[str]:
 
     book = shipped_book()
     scored = []
-    state = CHECKERS.new_state()
-    for first in state.legal_moves():
-        state.push(first)
-        for second in state.legal_moves():
-            state.push(second)
-            for third in state.legal_moves():
-                state.push(third)
-                entry = book.entry(state)
-                text = f"{first} {second} {third}"
-                if entry is not None and text not in BALLOTS:
-                    scored.append((abs(entry.score), text))
-                state.pop()
-            state.pop()
-        state.pop()
+    for moves in three_move_starts():
+        text = " ".join(str(move) for move in moves)
+        state = CHECKERS.new_state()
+        for move in moves:
+            state.push(move)
+        entry = book.entry(state)
+        if entry is not None and text not in BALLOTS:
+            scored.append((abs(entry.score), text))
     return [text for _, text in sorted(scored)]
 
 

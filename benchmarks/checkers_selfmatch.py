@@ -27,27 +27,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_match import elo, interval
+from checkers_match import elo, interval, three_move_starts
 
-from parlour.checkers.board import BLACK, Move
+from parlour.checkers.board import BLACK
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.rules import CHECKERS, CheckersState
 
 PLY_CAP = 400
-
-
-def openings() -> list[list[Move]]:
-    """Every three-move start, Black, White, Black."""
-    found = []
-    state = CHECKERS.new_state()
-    for first in state.legal_moves():
-        state.push(first)
-        for second in state.legal_moves():
-            state.push(second)
-            found += [[first, second, third] for third in state.legal_moves()]
-            state.pop()
-        state.pop()
-    return found
 
 
 def engines(change: str) -> dict[bool, CheckersEngine]:
@@ -61,7 +47,7 @@ def play(task: tuple[int, bool, int, str]) -> tuple[int, bool, float, str, int]:
     """One game: (opening, the changed side is Black, its score, why, plies)."""
     number, with_black, nodes, change = task
     state: CheckersState = CHECKERS.new_state()
-    for move in openings()[number]:
+    for move in three_move_starts()[number]:
         state.push(move)
     players = engines(change)
     while True:
@@ -93,7 +79,7 @@ def main() -> int:
         for n in range(args.skip, args.skip + args.openings)
         for black in (True, False)
     ]
-    names = [" ".join(str(m) for m in opening) for opening in openings()]
+    names = [" ".join(str(m) for m in opening) for opening in three_move_starts()]
     scores = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for number, black, score, why, plies in pool.map(play, tasks):

@@ -256,14 +256,13 @@ export function renderBackgammon(game, ctx) {
       clickTimer = null;
     }
   });
-  root.addEventListener("dblclick", (event) => {
-    if (!ctx.turn) return;
-    const where = whereClicked(event);
-    if (where !== null && sources.has(where)) {
-      selected = null;
-      ctx.moveBySum(where);
-    }
-  });
+  // A checker moved by both dice at once (a double-click, or Shift+Enter).
+  function bySum(where) {
+    if (!ctx.turn || where === null || !sources.has(where)) return;
+    selected = null;
+    ctx.moveBySum(where);
+  }
+  root.addEventListener("dblclick", (event) => bySum(whereClicked(event)));
 
   // A point of the first side's numbering in the mover's own, as move text has it.
   function moverPoint(where) {
@@ -336,8 +335,7 @@ export function renderBackgammon(game, ctx) {
       showCursor();
       if (ctx.onCursor) ctx.onCursor(placeWords(cursor), cursor);
     } else if (event.key === "Enter" && event.shiftKey && ctx.turn && sources.has(cursor)) {
-      selected = null;
-      ctx.moveBySum(cursor);
+      bySum(cursor);
     } else if ((event.key === "Enter" || event.key === " ") && ctx.turn) {
       single(cursor);
     } else if (event.key === "Escape" && selected !== null) {
