@@ -146,21 +146,22 @@ export function squareBoard(options) {
     }
   });
 
+  const underCursor = () => nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
   function showCursor() {
     cursorMark.setAttribute("x", String(cursor[1]));
     cursorMark.setAttribute("y", String(cursor[0]));
-    cursorMark.dataset.cursor = nameAt(cursor[1] + 0.5, cursor[0] + 0.5) || "";
+    cursorMark.dataset.cursor = underCursor() || "";
   }
   showCursor();
   const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   root.addEventListener("keydown", (event) => {
     if (!byKeyboard()) return;
     const delta = STEPS[event.key];
-    const name = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
+    const name = underCursor();
     if (delta) {
       cursor = [Math.max(0, Math.min(7, cursor[0] + delta[0])), Math.max(0, Math.min(7, cursor[1] + delta[1]))];
       showCursor();
-      const there = nameAt(cursor[1] + 0.5, cursor[0] + 0.5);
+      const there = underCursor();
       const letter = there && options.pieces[there];
       const words = there === null ? "a light square" : `${there}: ${letter ? options.pieceWords(letter) : "empty"}`;
       if (options.onCursor) options.onCursor(words, cursor);

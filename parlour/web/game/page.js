@@ -111,24 +111,25 @@ function layout(game) {
     announcer: h("p", { id: "announce", class: "visually-hidden", "aria-live": "polite", "data-testid": "announce" }),
     // The position in words, on demand (the position looked back at, if any).
     description: h("div", { id: "description", class: "description", "data-testid": "description", hidden: true }),
-    describe: h("button", { type: "button", class: "secondary", "data-testid": "describe", "aria-expanded": "false", "data-local": "1" }, "Describe the position"),
+    describe: h("button", { type: "button", class: "secondary", "data-testid": "describe", "aria-expanded": "false" }, "Describe the position"),
   };
 }
 
 /**
  * Say what happened since the version last announced: the moves (and throws)
- * made, then whose turn it is or how the game ended.
+ * made, then ``standing``: whose turn it is, or how the game ended.
  * @param {GamePage} page
  * @param {HTMLElement} announcer
+ * @param {string} standing
  */
-function announce(page, announcer) {
+function announce(page, announcer, standing) {
   const g = page.state.game;
   const since = Number(announcer.dataset.version ?? g.version);
   announcer.dataset.version = String(g.version);
   if (g.version === since && announcer.textContent) return;
   const said = g.moves.filter((m) => m.version > since)
     .map((m) => (m.side === null ? `Dice: ${m.text}.` : `${g.side_names[m.side]}: ${m.text}.`));
-  said.push(g.outcome ? outcomeText(g) : statusText(page));
+  said.push(standing);
   announcer.textContent = said.join(" ");
 }
 
@@ -417,13 +418,14 @@ function draw(page, parts, typed) {
   drawBoard(page, parts.boardBox);
   drawReviewBar(page, parts.reviewBar);
   if (parts.inviteBox.childElementCount) parts.inviteBox.hidden = g.seats.every((s) => s.taken);
+  // Whose turn it is, or how the game ended: shown, and said when it changes.
+  const standing = g.outcome ? outcomeText(g) : statusText(page);
+  parts.ending.hidden = !g.outcome;
   if (g.outcome) {
     parts.status.textContent = "The game is over.";
-    parts.ending.hidden = false;
-    parts.ending.textContent = outcomeText(g);
+    parts.ending.textContent = standing;
   } else {
-    parts.ending.hidden = true;
-    parts.status.textContent = statusText(page);
+    parts.status.textContent = standing;
   }
   parts.info.replaceChildren(...infoLines(page));
   drawCoach(page, parts.coachBox);
@@ -438,7 +440,7 @@ function draw(page, parts, typed) {
     legal.dataset.shown = shown;
     legal.replaceChildren(...(typed.hidden ? [] : g.legal_moves.map((move) => h("option", { value: move }))));
   }
-  announce(page, parts.announcer);
+  announce(page, parts.announcer, standing);
   if (!parts.description.hidden) {
     const lines = (state.review && state.review.description) || g.description;
     parts.description.replaceChildren(h("ul", {}, lines.map((line) => h("li", {}, line))));
