@@ -100,7 +100,9 @@ function fairDice(page) {
       h("code", { "data-testid": "dice-commitment" }, dice.commitment),
       h("p", {}, "Check every throw with ", h("code", {}, `parlour verify ${location.origin}/#game=${page.gameId}`),
         " or from ", h("a", { href: record, download: `dice-${page.gameId}.json`, "data-testid": "dice-record" }, "the dice record"), ".")];
-  return h("details", { class: "fair-dice", "data-testid": "fair-dice" }, h("summary", {}, "Fair dice"), ...body);
+  // Redrawn with every update: open if it was open.
+  const open = Boolean(document.querySelector("details.fair-dice[open]"));
+  return h("details", { class: "fair-dice", "data-testid": "fair-dice", open }, h("summary", {}, "Fair dice"), ...body);
 }
 
 /**
