@@ -513,6 +513,8 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url=args.redis,
         log_format=args.log_format,
         forget_after=args.forget_idle,
+        engine_jobs=args.engine_jobs,
+        abandon_after=args.abandon_after,
     )
 
 
@@ -830,6 +832,24 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help="a game nobody has asked for this long leaves the server's memory, to be "
         "read from the store when asked for again (default 600; 0: never)",
+    )
+    serve.add_argument(
+        "--abandon-after",
+        type=_count,
+        default=30,
+        metavar="DAYS",
+        help="an unfinished game nobody has moved in for this long is marked abandoned: "
+        "no longer resumed when the server starts (it stays stored, and a move "
+        "brings it back; default 30; 0: never)",
+    )
+    serve.add_argument(
+        "--engine-jobs",
+        type=_count,
+        default=4,
+        metavar="N",
+        help="hints and tutor's judgements one client may have waiting for the engine "
+        "at once (default 4); computer moves are never refused, only taken in turn "
+        "with other clients'",
     )
     limits = serve.add_argument_group(
         "limits per client", "requests per minute from one client address (0: no limit)"

@@ -112,7 +112,8 @@ from parlour.server.errors import (
     ws_close_code,
     ws_error,
 )
-from parlour.server.hall import FORGET_AFTER, Hall
+from parlour.server.hall import ABANDON_AFTER, FORGET_AFTER, Hall
+from parlour.server.jobs import MOST_PER_CLIENT
 from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.logs import log_config
 from parlour.server.security import SecurityMiddleware
@@ -623,7 +624,10 @@ async def _refuse(websocket: WebSocket, error: Refusal) -> None:
 
 async def refused(request: Request, error: Exception) -> Response:
     assert isinstance(error, Refusal)
-    return JSONResponse(error.to_json(), status_code=http_status(error))
+    headers = {}
+    if "retry_after" in error.extra:  # a client past its share: when to ask again
+        headers["Retry-After"] = str(error.extra["retry_after"])
+    return JSONResponse(error.to_json(), status_code=http_status(error), headers=headers)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -653,6 +657,8 @@ def create_app(
     allowed_hosts: Iterable[str] = ("*",),
     redis_url: str | None = None,
     forget_after: float = FORGET_AFTER,
+    engine_jobs: int = MOST_PER_CLIENT,
+    abandon_after: float = ABANDON_AFTER,
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
@@ -664,7 +670,9 @@ def create_app(
     makes this process one of a fleet of servers on the same database, told of one
     another's changes through Redis (see :mod:`parlour.server.fleet`);
     ``forget_after`` the seconds a game may go unasked for before it leaves memory
-    (0: never)."""
+    (0: never); ``engine_jobs`` the hints and judgements one client may have waiting
+    at once (see :mod:`parlour.server.jobs`); ``abandon_after`` the days after which an
+    unfinished game nobody has moved in is marked abandoned (0: never)."""
 
     allowed_origins = frozenset(allowed_origins)
 
@@ -672,7 +680,13 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db or default_url())
         hall = Hall(
-            store, dice=dice, workers=workers, redis_url=redis_url, forget_after=forget_after
+            store,
+            dice=dice,
+            workers=workers,
+            redis_url=redis_url,
+            forget_after=forget_after,
+            engine_jobs=engine_jobs,
+            abandon_after=abandon_after,
         )
         app.state.hall = hall
         app.state.store = store
@@ -747,6 +761,8 @@ def serve(
     redis_url: str | None = None,
     log_format: str = "text",
     forget_after: float = FORGET_AFTER,
+    engine_jobs: int = MOST_PER_CLIENT,
+    abandon_after: float = ABANDON_AFTER,
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
@@ -756,7 +772,8 @@ def serve(
     client cannot claim another address by sending the headers itself).
     ``redis_url``: join the fleet of servers on the same database (PostgreSQL).
     ``log_format``: "text" for people, "json" a line for log collectors.
-    ``forget_after``: seconds a game may go unasked for before it leaves memory."""
+    ``forget_after``: seconds a game may go unasked for before it leaves memory;
+    ``engine_jobs`` and ``abandon_after`` as :func:`create_app`'s."""
     import uvicorn
 
     url = db or default_url()
@@ -778,6 +795,8 @@ def serve(
             allowed_hosts=allowed_hosts,
             redis_url=redis_url,
             forget_after=forget_after,
+            engine_jobs=engine_jobs,
+            abandon_after=abandon_after,
         ),
         host=host,
         port=port,

@@ -64,6 +64,11 @@ class TooLarge(Refusal):
     """A body or a message longer than the server reads."""
 
 
+class TooMany(Refusal):
+    """The client has asked for more than its share (its ``retry_after`` says when
+    to ask again)."""
+
+
 class RulesRefuse(Refusal):
     """Understood, but the game's rules (or its file format) refuse it."""
 
@@ -82,8 +87,12 @@ HTTP_STATUS: dict[type[Refusal], int] = {
     Conflict: 409,
     TooLarge: 413,
     RulesRefuse: 422,
+    TooMany: 429,
     Unavailable: 503,
 }
+
+#: Each kind of refusal by its name (a refusal told by another process is rebuilt).
+REFUSALS: dict[str, type[Refusal]] = {kind.__name__: kind for kind in HTTP_STATUS}
 
 
 def http_status(error: Refusal) -> int:

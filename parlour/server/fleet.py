@@ -73,7 +73,8 @@ class Fleet:
     """This process's membership of a fleet: :meth:`announce` tells the others of a
     change; news from them is handed to ``on_news(news)``, and after a
     lost connection to Redis comes back, ``on_reconnect()`` is called, since news may
-    have been missed meanwhile."""
+    have been missed meanwhile. Word of engine jobs goes out by :meth:`tell_jobs`
+    and comes in to :attr:`on_jobs`."""
 
     def __init__(
         self,
@@ -85,6 +86,10 @@ class Fleet:
     ) -> None:
         self.url = url
         self.channel = channel
+        #: Where word of engine jobs posted and finished goes (parlour.server.jobs).
+        self.jobs_channel = f"{channel}:jobs"
+        #: Handed each word of the jobs from another process (a JSON object).
+        self.on_jobs: Callable[[dict[str, Any]], None] | None = None
         self.name = secrets.token_hex(6)  # tells this process's own news from others'
         self._on_news = on_news
         self._on_reconnect = on_reconnect
@@ -129,13 +134,22 @@ class Fleet:
         except (RedisError, OSError) as error:
             log.warning("could not tell the fleet of game %s: %s", game_id, error)
 
+    async def tell_jobs(self, word: dict[str, Any]) -> None:
+        """Tell the other processes of an engine job posted or finished. A failure
+        is logged: the others find the job in the store by themselves, a moment later."""
+        assert self._redis is not None
+        try:
+            await self._redis.publish(self.jobs_channel, json.dumps({"from": self.name, **word}))
+        except (RedisError, OSError) as error:
+            log.warning("could not tell the fleet of an engine job: %s", error)
+
     async def _listen(self) -> None:
         assert self._redis is not None
         first = True
         while True:
             try:
                 async with self._redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(self.channel)
+                    await pubsub.subscribe(self.channel, self.jobs_channel)
                     self.connected.set()
                     if not first:
                         log.info("back in touch with the fleet: catching up every game")
@@ -154,10 +168,21 @@ class Fleet:
         data = message.get("data")
         if message.get("type") != "message" or not isinstance(data, bytes):
             return
+        if message.get("channel") == self.jobs_channel.encode():
+            self._hear_jobs(data)
+            return
         news = parse_news(data.decode("utf-8", "replace"))
         if news is None or news.sender == self.name:
             return
         self._handle(self._on_news(news))
+
+    def _hear_jobs(self, data: bytes) -> None:
+        try:
+            word = json.loads(data)
+        except ValueError:
+            return
+        if isinstance(word, dict) and word.get("from") != self.name and self.on_jobs is not None:
+            self.on_jobs(word)
 
     def _handle(self, work: Awaitable[None]) -> None:
         """Run ``work`` beside the listener, so that a slow database read never holds

@@ -12,6 +12,8 @@ action therefore changes nothing, in memory or in the store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import datetime as dt
 import json
 import logging
 import multiprocessing
@@ -41,6 +43,8 @@ from parlour.server.errors import (
     from_rules,
 )
 from parlour.server.fleet import Fleet, News
+from parlour.server.jobs import MOST_PER_CLIENT, MOST_TRIES, Jobs, order_key
+from parlour.server.limits import CLIENT
 from parlour.server.play import (
     ACTIONS,
     REMATCH,
@@ -53,6 +57,7 @@ from parlour.server.seats import hash_token, new_game_id, new_token, token_match
 from parlour.server.storage import (
     Append,
     EventRow,
+    JobRow,
     NewGame,
     SeatRow,
     StaleVersionError,
@@ -68,6 +73,11 @@ T = TypeVar("T")
 
 #: By default a game nobody has asked for in this many seconds leaves memory.
 FORGET_AFTER = 600.0
+#: By default an unfinished game nobody has moved in for this many days is
+#: abandoned: no longer resumed at start-up (it stays stored; a move revives it).
+ABANDON_AFTER = 30.0
+#: Seconds between looks for abandoned games.
+ABANDON_EVERY = 3600.0
 
 OPPONENTS = ("friend", "computer", "local")
 
@@ -76,16 +86,14 @@ MOST_IMPORTED = 5000
 
 #: The most appends written in one transaction.
 MAX_BATCH = 256
-#: Seconds a process of a fleet waits for the computer's move that another process
-#: is making before making it itself (the other may have died while it thought).
-TAKEOVER_SECONDS = 30.0
 
 
 class Hall:
     """Every game the server knows: creates them, finds them (loading from the store
     on first use), and carries out the seats' actions. Appends to the store are
     group-committed; SQLite is written on the event loop, a database server from
-    worker threads. Computer players think in worker processes."""
+    worker threads. Computer players think in worker processes, taking their work
+    as jobs shared by the fleet (:mod:`parlour.server.jobs`)."""
 
     def __init__(
         self,
@@ -95,6 +103,8 @@ class Hall:
         workers: int = 2,
         redis_url: str | None = None,
         forget_after: float = FORGET_AFTER,
+        engine_jobs: int = MOST_PER_CLIENT,
+        abandon_after: float = ABANDON_AFTER,
     ) -> None:
         self.store = store
         #: Seconds a game may go unasked for before it leaves memory (0: never);
@@ -125,6 +135,12 @@ class Hall:
         self._pool: ProcessPoolExecutor | None = None
         #: The coach: finished games analysed in a worker of their own.
         self.analyses = Analyses(store, self._in_db, os.getpid())
+        #: The engine's work (computer moves, hints, judgements), shared fairly.
+        self.jobs = Jobs(
+            store, self._in_db, self._work, takers=workers, most_per_client=engine_jobs
+        )
+        #: Days after which an unfinished game nobody moved in is abandoned (0: never).
+        self.abandon_after = abandon_after
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         # Writes waiting for the writer, which takes them all in one transaction.
@@ -150,9 +166,15 @@ class Hall:
         await asyncio.get_running_loop().run_in_executor(self._pool, players.ready)
         self.analyses.start()
         if self.fleet is not None:
+            self.fleet.on_jobs = self.jobs.heard
             await self.fleet.start()
+            self.jobs.tell = self.fleet.tell_jobs
+        self.jobs.start()
         # Serve at once: unfinished games are resumed in the background (one asked
         # for meanwhile is loaded on demand), and idle ones leave memory.
+        if self.abandon_after:
+            await self.abandon_idle()  # before the unfinished games are resumed
+            self._background(self._abandon_idle_games())
         self._background(self._resume_unfinished())
         if self.forget_after:
             self._background(self._forget_idle_games())
@@ -197,7 +219,26 @@ class Hall:
             if gone:
                 log.info("%d idle games left memory; %d stay", len(gone), len(self.tables))
 
+    async def abandon_idle(self) -> int:
+        """Mark abandoned the unfinished games nobody has moved in for
+        :attr:`abandon_after` days; how many."""
+        before = dt.datetime.now(dt.UTC) - dt.timedelta(days=self.abandon_after)
+        count: int = await self._in_db(self.store.abandon_idle, before)
+        if count:
+            days = self.abandon_after
+            log.info("%d unfinished games untouched for %g days marked abandoned", count, days)
+        return count
+
+    async def _abandon_idle_games(self) -> None:
+        while True:
+            await asyncio.sleep(ABANDON_EVERY)
+            try:
+                await self.abandon_idle()
+            except Exception as error:
+                log.warning("could not look for abandoned games: %s", error)
+
     async def stop(self) -> None:
+        await self.jobs.stop()
         if self.fleet is not None:
             await self.fleet.stop()
         for task in list(self._tasks):
@@ -405,7 +446,10 @@ class Hall:
                 raise NotFound("unknown-game-id", f"there is no game {game_id!r}") from None
             table = self._replay(stored)
             self.tables[game_id] = table
-            return table
+        # Should the process that owed the computer's move have died before posting
+        # it, whoever loads the game posts it (the same job, if it was posted).
+        self._computer_turn(table)
+        return table
 
     @staticmethod
     def _replay(stored: StoredGame) -> Table:
@@ -496,38 +540,16 @@ class Hall:
         table.progress = progress
         table.events.extend(fresh)
         table.publish(update_message(table, fresh))
-        self._stand_by(table)
+        # The process that moved posted the computer's move, if one is due; should it
+        # have died before it could, this posts it (the same job if it did).
+        self._computer_turn(table)
         return True
-
-    def _stand_by(self, table: Table) -> None:
-        """Another process's move put the computer on turn, so that process thinks;
-        should it die meanwhile, this one makes the move after
-        :data:`TAKEOVER_SECONDS`. (Both may then think; the store takes the first
-        move, once.)"""
-        state = table.progress.state
-        if state.is_over() or state.turn is CHANCE:
-            return
-        if table.seats[int(state.turn)].player != "computer":
-            return
-        version = table.version
-
-        async def take_over() -> None:
-            await asyncio.sleep(TAKEOVER_SECONDS)
-            await self.catch_up(table.id)
-            if table.version == version and self.tables.get(table.id) is table:
-                log.warning("game %s: no computer move came from the fleet; moving here", table.id)
-                self._computer_turn(table)
-
-        task = asyncio.get_running_loop().create_task(take_over())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     async def _announce(self, table: Table, events: list[EventRow]) -> None:
         """Tell the rest of the fleet (if any) that ``events`` changed ``table``.
         Awaited before the player hears that the action is done: whatever is
         acknowledged has been announced, so a process that dies the next moment
-        leaves no game unheard of (another then makes a computer move it owed, see
-        :meth:`_stand_by`)."""
+        leaves no game unheard of (another then posts a computer move it owed)."""
         if self.fleet is not None:
             await self.fleet.announce(table.id, table.version, [e.to_json() for e in events])
 
@@ -614,30 +636,10 @@ class Hall:
         self._computer_turn(table)
 
     def _computer_answers_draw(self, table: Table, side: Side) -> None:
-        """If the seat ``side`` offered a draw to is the computer's, let it answer."""
-        seat = table.seats[int(side)]
-        if seat.player != "computer":
-            return
-        task = asyncio.get_running_loop().create_task(self._answer_draw(table, seat))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _answer_draw(self, table: Table, seat: Seat) -> None:
-        """The computer accepts a draw when it judges itself no better than even
-        (the engine's own winning chances, in a worker), declines it otherwise. A
-        move made meanwhile (its own, or a resignation) has answered already."""
-        version = table.version
-        position = table.progress.state.to_text()
-        try:
-            accept = await self._in_worker(players.draw_answer, table, position, int(seat.side))
-            action = "accept-draw" if accept else "decline-draw"
-            await self.act_as(table, seat.side, action, version, None)
-        except Refusal:
-            return  # the game moved on, and the offer with it
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the computer could not answer a draw offer in game %s", table.id)
+        """If the seat ``side`` offered a draw to is the computer's, let it answer
+        (a job: see :meth:`_answer_draw`)."""
+        if table.seats[int(side)].player == "computer":
+            self._post(table, "draw", side=int(side))
 
     async def _commit(
         self,
@@ -717,11 +719,13 @@ class Hall:
             raise Forbidden("no-hint", "hints are given only in a game against the computer")
         if state.is_over() or state.turn is not side:
             raise Conflict("not-your-turn", "a hint is for the player whose turn it is")
-        try:
-            advice = await self._in_worker(players.hint, table, state.to_text())
-        except ParlourError as error:
-            raise NotFound("no-hint", str(error)) from None
-        advice["version"] = table.version
+        version = table.version
+        request = {"position": state.to_text()}
+        key = order_key("hint", table.id, version, side=int(side))
+        advice: dict[str, Any] = await self.jobs.ask(
+            "hint", table.id, version, request, key, self._client(table)
+        )
+        advice["version"] = version
         return advice
 
     async def _in_worker(self, function: Callable[..., T], table: Table, *args: Any) -> T:
@@ -731,6 +735,12 @@ class Hall:
         return await asyncio.get_running_loop().run_in_executor(
             self._pool, partial(function, registry.GAMES[name], name, table.rules, *args)
         )
+
+    @staticmethod
+    def _client(table: Table) -> str:
+        """Whose share engine work for ``table`` counts against: the client whose
+        request caused it, or the game itself for the server's own work."""
+        return CLIENT.get() or f"game:{table.id}"
 
     async def judge(
         self, table: Table, version: int, move: str, token: str | None
@@ -764,61 +774,120 @@ class Hall:
         state = at.state
         if state.is_over():
             raise Conflict("game-over", "there is no move to judge in a finished position")
-        try:
-            judged = await self._in_worker(players.judge, table, state.to_text(), move)
-        except ParlourError as error:
-            raise from_rules(error) from None
+        request = {"position": state.to_text(), "move": move}
+        key = order_key("judge", table.id, version, move=move)
+        judged: dict[str, Any] = await self.jobs.ask(
+            "judge", table.id, version, request, key, self._client(table)
+        )
         judged["version"] = version
         return judged
 
     def _computer_turn(self, table: Table) -> None:
-        """If a computer seat is on turn, let it think in a worker process."""
+        """If a computer seat is on turn, post its move as a job."""
         state = table.progress.state
         if state.is_over() or state.turn is CHANCE:
             return
-        seat = table.seats[int(state.turn)]
-        if seat.player != "computer" or table.thinking is not None:
-            return
-        task = asyncio.get_running_loop().create_task(self._think(table, seat))
-        table.thinking = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        if table.seats[int(state.turn)].player == "computer":
+            self._post(table, "move", side=int(state.turn))
 
-    async def _think(self, table: Table, seat: Seat) -> None:
+    def _post(self, table: Table, kind: str, side: int) -> None:
+        """Post the computer's job of ``kind`` for ``side`` at the present version."""
         version = table.version
+        key = order_key(kind, table.id, version)
+        client = self._client(table)
+
+        async def post() -> None:
+            try:
+                await self.jobs.post(kind, table.id, version, {"side": side}, key, client)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Posted again when the game is next loaded here or elsewhere.
+                log.exception("could not post the computer's %s in game %s", kind, table.id)
+
+        self._background(post())
+
+    async def _work(self, job: JobRow) -> Any:
+        """Do a job's work (for :class:`~parlour.server.jobs.Jobs`, whichever process
+        posted it): a hint or judgement is answered; the computer's move or draw
+        answer is played on the game (if the game is still where it was)."""
+        request = json.loads(job.request)
+        given_up = job.tries > MOST_TRIES  # its takers died on it each time
+        if job.kind in ("hint", "judge"):
+            if given_up:
+                raise Unavailable("engine-failed", "the engine could not answer: ask again")
+            table = await self.get(job.game_id)
+            try:
+                if job.kind == "hint":
+                    return await self._in_worker(players.hint, table, request["position"])
+                return await self._in_worker(
+                    players.judge, table, request["position"], request["move"]
+                )
+            except ParlourError as error:
+                if job.kind == "hint":
+                    raise NotFound("no-hint", str(error)) from None
+                raise from_rules(error) from None
+        table = await self.get(job.game_id)
+        if self.fleet is not None and table.version < job.version:
+            await self.catch_up(job.game_id)
+        state = table.progress.state
+        side = Side(request["side"])
+        seat = table.seats[int(side)]
+        if table.version != job.version or state.is_over() or seat.player != "computer":
+            return None  # the game moved on (a resignation, say) before the job was taken
+        if job.kind == "draw":
+            await self._answer_draw(table, seat, job.version, given_up)
+        elif state.turn is side:
+            table.thinking = asyncio.current_task()
+            try:
+                await self._think(table, seat, job.version, given_up)
+            finally:
+                table.thinking = None
+        return None
+
+    async def _answer_draw(self, table: Table, seat: Seat, version: int, given_up: bool) -> None:
+        """The computer accepts a draw when it judges itself no better than even
+        (the engine's own winning chances, in a worker), declines it otherwise (and
+        when its judgement killed its workers). A move made meanwhile (its own, or a
+        resignation) has answered already."""
+        position = table.progress.state.to_text()
+        accept = not given_up and await self._in_worker(
+            players.draw_answer, table, position, int(seat.side)
+        )
+        action = "accept-draw" if accept else "decline-draw"
+        with contextlib.suppress(Refusal):  # the game moved on, and the offer with it
+            await self.act_as(table, seat.side, action, version, None)
+
+    async def _think(self, table: Table, seat: Seat, version: int, given_up: bool) -> None:
+        """The computer's move, thought out in a worker process and played; made at
+        random when thinking killed its workers :data:`MOST_TRIES` times, rather
+        than leave the game waiting for ever."""
         position = table.progress.state.to_text()
         seed = fairness.computer_seed(table, version)
-        moved = False
+        if given_up:
+            text = players.random_move(table.game, position, seed)
+            await self.act_as(table, seat.side, "move", version, text)
+            return
+        assert self._pool is not None
         try:
-            assert self._pool is not None
-            try:
-                text = await asyncio.get_running_loop().run_in_executor(
-                    self._pool,
-                    players.think,
-                    players.target_of(seat.level or "random"),
-                    registry.GAMES[table.game.name],
-                    table.game.name,
-                    table.rules,
-                    position,
-                    seed,
-                )
-                await self.act_as(table, seat.side, "move", version, text)
-            except Refusal as error:
-                if isinstance(error, Conflict) or error.code == "not-your-turn":
-                    return  # the game moved on (a resignation, say) while it thought
-                log.error("computer move refused in game %s: %s", table.id, error.detail)
-                # A random legal move rather than a game that waits for ever.
-                text = players.random_move(table.game, position, seed)
-                await self.act_as(table, seat.side, "move", version, text)
-            moved = True
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the computer could not move in game %s", table.id)
-        finally:
-            table.thinking = None
-        if moved and table.id in self.tables:
-            self._computer_turn(table)
+            text = await asyncio.get_running_loop().run_in_executor(
+                self._pool,
+                players.think,
+                players.target_of(seat.level or "random"),
+                registry.GAMES[table.game.name],
+                table.game.name,
+                table.rules,
+                position,
+                seed,
+            )
+            await self.act_as(table, seat.side, "move", version, text)
+        except Refusal as error:
+            if isinstance(error, Conflict) or error.code == "not-your-turn":
+                return  # the game moved on (a resignation, say) while it thought
+            log.error("computer move refused in game %s: %s", table.id, error.detail)
+            # A random legal move rather than a game that waits for ever.
+            text = players.random_move(table.game, position, seed)
+            await self.act_as(table, seat.side, "move", version, text)
 
 
 def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -> tuple[Table, int]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections import OrderedDict
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from time import monotonic
 
@@ -52,6 +53,12 @@ class Limits:
         rate: int = getattr(self, f"{kind}_per_minute")
         return rate
 
+
+#: The client (its address) on whose behalf the server works: set for each request
+#: and live connection, and inherited by the work they start (a computer's move
+#: after a player's), so that engine jobs count against the share of whoever caused
+#: them (see :mod:`parlour.server.jobs`). None for the server's own work.
+CLIENT: ContextVar[str | None] = ContextVar("parlour_client", default=None)
 
 #: The most clients whose buckets are remembered; the longest unseen are forgotten
 #: first (a forgotten client starts again with full buckets).
@@ -112,11 +119,13 @@ class RateLimitMiddleware:
         self.buckets = RateBuckets(limits or Limits())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        if scope["type"] in ("http", "websocket"):
+            CLIENT.set(address)
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        address = client[0] if client else "unknown"
         for kind in request_kinds(scope["method"], scope["path"]):
             wait = self.buckets.take(address, kind)
             if wait > 0:

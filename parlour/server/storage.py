@@ -108,6 +108,33 @@ analyses_table = sa.Table(
     sa.Column("review", sa.Text, nullable=False),
 )
 
+# Engine work waiting for, or taken by, a worker of the fleet (parlour.server.jobs).
+# Rows live only as long as their work: a finished job's row is swept a minute on.
+jobs_table = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    # The same work asked for twice is one job: "move:<game>:<version>", say.
+    sa.Column("key", sa.String(200), nullable=False, unique=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    # Whose share it counts against: a client's address, or the game's.
+    sa.Column("client", sa.String(64), nullable=False),
+    sa.Column("priority", sa.Integer, nullable=False),
+    sa.Column("request", sa.Text, nullable=False),
+    # Times are seconds since the epoch by the clock of the process that wrote them.
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("taken_by", sa.String(64), nullable=True),
+    sa.Column("taken_until", sa.Float, nullable=True),
+    sa.Column("tries", sa.Integer, nullable=False, default=0),
+    sa.Column("finished", sa.Float, nullable=True),
+    # JSON: {"result": ...} or {"refusal": {...}}, once finished.
+    sa.Column("outcome", sa.Text, nullable=True),
+)
+sa.Index("jobs_by_client", jobs_table.c.client)
+sa.Index("jobs_waiting", jobs_table.c.finished, jobs_table.c.priority)
+
 
 # Built once: building a statement per write costs more than running it.
 _UPDATE_VERSION = (
@@ -209,6 +236,23 @@ class StoredGame:
     version: int
     seats: list[SeatRow]
     events: list[EventRow]
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """A piece of engine work as the ``jobs`` table holds it (see
+    :mod:`parlour.server.jobs`); ``request`` and ``outcome`` are JSON."""
+
+    id: int
+    key: str
+    kind: str
+    game_id: str
+    version: int
+    client: str
+    priority: int
+    request: str
+    tries: int = 0
+    outcome: str | None = None
 
 
 def default_url() -> str:
@@ -435,6 +479,155 @@ class Store:
             return None
         review: dict[str, Any] = json.loads(row.review)
         return row.version, review
+
+    # -- engine work ------------------------------------------------------------------
+
+    def add_job(self, job: JobRow, now: float) -> int:
+        """Store ``job`` (its id is ignored) unless a job with its key is stored
+        already; the stored job's id either way."""
+        same_key = sa.select(jobs_table.c.id).where(jobs_table.c.key == job.key)
+        try:
+            with self._writing() as conn:
+                found = conn.execute(same_key).scalar_one_or_none()
+                if found is not None:
+                    return int(found)
+                inserted = conn.execute(
+                    jobs_table.insert()
+                    .returning(jobs_table.c.id)
+                    .values(
+                        key=job.key,
+                        kind=job.kind,
+                        game_id=job.game_id,
+                        version=job.version,
+                        client=job.client,
+                        priority=job.priority,
+                        request=job.request,
+                        created=now,
+                        tries=0,
+                    )
+                )
+                return int(inserted.scalar_one())
+        except sa.exc.IntegrityError:
+            # Another process stored the same work a moment before (the key is unique).
+            with self.engine.connect() as conn:
+                return int(conn.execute(same_key).scalar_one())
+
+    def client_jobs(self, client: str) -> int:
+        """How many jobs of ``client`` are waiting or being worked on."""
+        query = (
+            sa.select(sa.func.count())
+            .select_from(jobs_table)
+            .where(jobs_table.c.client == client, jobs_table.c.finished.is_(None))
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def take_job(self, worker: str, now: float, lease: float) -> JobRow | None:
+        """Take the job that comes first for ``worker`` until ``now + lease``: of the
+        jobs unfinished and untaken (or whose taker's lease ran out), the most urgent
+        kind; then the one of the client with the fewest jobs being worked on; then
+        the client's oldest before another's second (turn about between clients);
+        then the oldest. ``SKIP LOCKED`` lets the processes of a fleet take jobs
+        side by side, never the same one."""
+        jobs, other = jobs_table, jobs_table.alias("other")
+        free = sa.or_(jobs.c.taken_until.is_(None), jobs.c.taken_until <= now)
+        other_free = sa.or_(other.c.taken_until.is_(None), other.c.taken_until <= now)
+        mine = sa.and_(other.c.client == jobs.c.client, other.c.finished.is_(None))
+        count = sa.select(sa.func.count()).select_from(other)
+        working = count.where(mine, other.c.taken_until > now).scalar_subquery()
+        ahead = count.where(mine, other_free, other.c.id < jobs.c.id).scalar_subquery()
+        query = (
+            sa.select(jobs)
+            .where(jobs.c.finished.is_(None), free)
+            .order_by(jobs.c.priority, working, ahead, jobs.c.id)
+            .limit(1)
+            .with_for_update(skip_locked=True, of=jobs)
+        )
+        with self._writing() as conn:
+            row = conn.execute(query).one_or_none()
+            if row is None:
+                return None
+            conn.execute(
+                jobs.update()
+                .where(jobs.c.id == row.id)
+                .values(taken_by=worker, taken_until=now + lease, tries=row.tries + 1)
+            )
+        return JobRow(
+            row.id,
+            row.key,
+            row.kind,
+            row.game_id,
+            row.version,
+            row.client,
+            row.priority,
+            row.request,
+            row.tries + 1,
+        )
+
+    def renew_jobs(self, worker: str, ids: Sequence[int], until: float) -> None:
+        """Extend ``worker``'s lease on the jobs ``ids`` it is still working on."""
+        if not ids:
+            return
+        with self._writing() as conn:
+            conn.execute(
+                jobs_table.update()
+                .where(
+                    jobs_table.c.id.in_(ids),
+                    jobs_table.c.taken_by == worker,
+                    jobs_table.c.finished.is_(None),
+                )
+                .values(taken_until=until)
+            )
+
+    def release_jobs(self, worker: str) -> None:
+        """Hand back ``worker``'s unfinished jobs at once (a process stopping)."""
+        with self._writing() as conn:
+            conn.execute(
+                jobs_table.update()
+                .where(jobs_table.c.taken_by == worker, jobs_table.c.finished.is_(None))
+                .values(taken_by=None, taken_until=None)
+            )
+
+    def finish_job(self, job_id: int, outcome: str, now: float) -> None:
+        with self._writing() as conn:
+            conn.execute(
+                jobs_table.update()
+                .where(jobs_table.c.id == job_id, jobs_table.c.finished.is_(None))
+                .values(finished=now, outcome=outcome, taken_until=None)
+            )
+
+    def job_outcomes(self, ids: Sequence[int]) -> dict[int, str | None]:
+        """The outcome of each of the jobs ``ids`` still stored (None: unfinished)."""
+        query = sa.select(jobs_table.c.id, jobs_table.c.outcome).where(jobs_table.c.id.in_(ids))
+        with self.engine.connect() as conn:
+            return {row.id: row.outcome for row in conn.execute(query)}
+
+    def sweep_jobs(self, finished_before: float) -> int:
+        """Delete the jobs finished before ``finished_before``; how many."""
+        with self._writing() as conn:
+            deleted = conn.execute(
+                jobs_table.delete().where(jobs_table.c.finished < finished_before)
+            )
+        return int(deleted.rowcount)
+
+    def abandon_idle(self, before: dt.datetime) -> int:
+        """Mark abandoned every unfinished game created, and last moved in, before
+        ``before``; how many. Nothing of them is lost: a move through a seat's token
+        makes a game "playing" again."""
+        recent = sa.exists().where(
+            events_table.c.game_id == games_table.c.id, events_table.c.time >= before
+        )
+        with self._writing() as conn:
+            marked = conn.execute(
+                games_table.update()
+                .where(
+                    games_table.c.status == "playing",
+                    games_table.c.created < before,
+                    ~recent,
+                )
+                .values(status="abandoned")
+            )
+        return int(marked.rowcount)
 
     def game_ids(self, status: str | None = None) -> list[str]:
         query = sa.select(games_table.c.id).order_by(games_table.c.created)

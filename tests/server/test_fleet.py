@@ -24,9 +24,11 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
+from parlour.server.storage import Store, jobs_table
 from tests.server.live import free_port, server
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -223,21 +225,29 @@ def test_one_process_killed_under_a_swarm_loses_nothing_and_its_games_go_on(
 def test_a_computer_move_lost_with_its_process_is_made_by_another(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """The process that took the player's move thinks for the computer; killed while
-    it thinks, the other process, told of the move, makes the computer's move."""
+    """The computer's move is a job in the database, taken by one process of the
+    fleet on a lease; that process killed while it thinks, the lease runs out and
+    the other process takes the job again and makes the move."""
     log = tmp_path / "takeover.log"
-    env = {"PARLOUR_TEST_THINKING": "2", "PARLOUR_TEST_TAKEOVER": "3"}
-    with fleet_of_two(postgres_url, log, env) as ((_, victim), (survivor, doomed)):
+    env = {"PARLOUR_TEST_THINKING": "2", "PARLOUR_TEST_LEASE": "3"}
+    with fleet_of_two(postgres_url, log, env) as (processes, bases):
         created = httpx.post(
-            f"{survivor}/api/games",
+            f"{bases[0]}/api/games",
             json={"game": "race", "opponent": "computer", "level": "slow", "side": 0},
         ).json()
         game_id, token, game = created["game"]["id"], created["seats"][0]["token"], created["game"]
         assert game["turn"] == 0
-        moved = act(doomed, game_id, token, game["version"], game["legal_moves"][0])
+        moved = act(bases[1], game_id, token, game["version"], game["legal_moves"][0])
         assert moved.status_code == 200, moved.text
         thinking = moved.json()
-        assert thinking["turn"] == 1  # the computer's, thinking in the doomed process
+        assert thinking["turn"] == 1  # the computer's
+        key = f"move:{game_id}:{thinking['version']}"
+        holder = taken_job(postgres_url, key, lambda row: row.taken_by is not None)
+        pid = int(holder.taken_by.rsplit(":", 1)[1])
+        (victim,) = [process for process in processes if process.pid == pid]
+        (survivor,) = [
+            base for process, base in zip(processes, bases, strict=True) if process is not victim
+        ]
         os.killpg(victim.pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
         game = thinking
@@ -246,7 +256,26 @@ def test_a_computer_move_lost_with_its_process_is_made_by_another(
             game = httpx.get(f"{survivor}/api/games/{game_id}").json()
         assert game["turn"] == 0 and game["version"] > thinking["version"], game
         assert [move["side"] for move in game["moves"]][-2:] == [1, None]  # moved, then dice
-    assert "no computer move came from the fleet; moving here" in log.read_text()
+        done = taken_job(postgres_url, key, lambda row: row.finished is not None)
+        assert done.tries == 2 and done.taken_by != holder.taken_by, done
+
+
+def taken_job(db_url: str, key: str, ready: Any, within: float = 20) -> Any:
+    """The jobs table's row of ``key`` once ``ready(row)``, read by a connection of
+    the test's own."""
+    store = Store(db_url)
+    try:
+        deadline = time.monotonic() + within
+        while True:
+            with store.engine.connect() as conn:
+                query = sa.select(jobs_table).where(jobs_table.c.key == key)
+                row = conn.execute(query).one_or_none()
+            if row is not None and ready(row):
+                return row
+            assert time.monotonic() < deadline, f"job {key}: {row}"
+            time.sleep(0.05)
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize(
