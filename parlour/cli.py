@@ -515,6 +515,7 @@ def _serve(args: argparse.Namespace) -> int:
         forget_after=args.forget_idle,
         engine_jobs=args.engine_jobs,
         abandon_after=args.abandon_after,
+        most_events=args.most_moves,
     )
 
 
@@ -841,6 +842,15 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="an unfinished game nobody has moved in for this long is marked abandoned: "
         "no longer resumed when the server starts (it stays stored, and a move "
         "brings it back; default 30; 0: never)",
+    )
+    serve.add_argument(
+        "--most-moves",
+        type=_count,
+        default=20_000,
+        metavar="N",
+        help="the most moves (throws of the dice and offers included) one game may "
+        "have; past them it can only be resigned or drawn (default 20000: more than "
+        "any game played to its end needs)",
     )
     serve.add_argument(
         "--engine-jobs",

@@ -112,7 +112,7 @@ from parlour.server.errors import (
     ws_close_code,
     ws_error,
 )
-from parlour.server.hall import ABANDON_AFTER, FORGET_AFTER, Hall
+from parlour.server.hall import ABANDON_AFTER, FORGET_AFTER, MOST_EVENTS, Hall
 from parlour.server.jobs import MOST_PER_CLIENT
 from parlour.server.limits import Limits, RateLimitMiddleware
 from parlour.server.logs import log_config
@@ -659,6 +659,7 @@ def create_app(
     forget_after: float = FORGET_AFTER,
     engine_jobs: int = MOST_PER_CLIENT,
     abandon_after: float = ABANDON_AFTER,
+    most_events: int = MOST_EVENTS,
 ) -> Starlette:
     """The web app over the store at the SQLAlchemy URL ``db`` (by default the
     embedded SQLite file, see :func:`parlour.server.storage.default_url`).
@@ -672,7 +673,8 @@ def create_app(
     ``forget_after`` the seconds a game may go unasked for before it leaves memory
     (0: never); ``engine_jobs`` the hints and judgements one client may have waiting
     at once (see :mod:`parlour.server.jobs`); ``abandon_after`` the days after which an
-    unfinished game nobody has moved in is marked abandoned (0: never)."""
+    unfinished game nobody has moved in is marked abandoned (0: never);
+    ``most_events`` the most moves (and throws, offers) one game may have."""
 
     allowed_origins = frozenset(allowed_origins)
 
@@ -687,6 +689,7 @@ def create_app(
             forget_after=forget_after,
             engine_jobs=engine_jobs,
             abandon_after=abandon_after,
+            most_events=most_events,
         )
         app.state.hall = hall
         app.state.store = store
@@ -763,6 +766,7 @@ def serve(
     forget_after: float = FORGET_AFTER,
     engine_jobs: int = MOST_PER_CLIENT,
     abandon_after: float = ABANDON_AFTER,
+    most_events: int = MOST_EVENTS,
 ) -> int:
     """Run the app under uvicorn until interrupted (``parlour serve``). A request's
     headers may take ``max_header_bytes`` at most (a larger request is refused before
@@ -773,7 +777,7 @@ def serve(
     ``redis_url``: join the fleet of servers on the same database (PostgreSQL).
     ``log_format``: "text" for people, "json" a line for log collectors.
     ``forget_after``: seconds a game may go unasked for before it leaves memory;
-    ``engine_jobs`` and ``abandon_after`` as :func:`create_app`'s."""
+    ``engine_jobs``, ``abandon_after`` and ``most_events`` as :func:`create_app`'s."""
     import uvicorn
 
     url = db or default_url()
@@ -797,6 +801,7 @@ def serve(
             forget_after=forget_after,
             engine_jobs=engine_jobs,
             abandon_after=abandon_after,
+            most_events=most_events,
         ),
         host=host,
         port=port,

@@ -81,8 +81,16 @@ ABANDON_EVERY = 3600.0
 
 OPPONENTS = ("friend", "computer", "local")
 
+#: The actions that end a game (or answer an offer to): taken past :data:`MOST_EVENTS`.
+ENDINGS = ("resign", "draw-accept", "draw-decline", "claim", "draw-offer")
+
 #: The most moves (dice throws included) of an imported game or match.
 MOST_IMPORTED = 5000
+
+#: By default the most events (moves, throws of the dice, offers) one game may have:
+#: far more than any game played to its end needs (the 75-move rule ends chess in
+#: under 9,000 plies), so that a client cannot make one game grow without end.
+MOST_EVENTS = 20_000
 
 #: The most appends written in one transaction.
 MAX_BATCH = 256
@@ -105,6 +113,7 @@ class Hall:
         forget_after: float = FORGET_AFTER,
         engine_jobs: int = MOST_PER_CLIENT,
         abandon_after: float = ABANDON_AFTER,
+        most_events: int = MOST_EVENTS,
     ) -> None:
         self.store = store
         #: Seconds a game may go unasked for before it leaves memory (0: never);
@@ -141,6 +150,8 @@ class Hall:
         )
         #: Days after which an unfinished game nobody moved in is abandoned (0: never).
         self.abandon_after = abandon_after
+        #: The most events a game may have: past them only resigning or a draw is taken.
+        self.most_events = most_events
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         # Writes waiting for the writer, which takes them all in one transaction.
@@ -628,6 +639,12 @@ class Hall:
                 throw_dice(progress, fairness.dice_for(table.options, thrown, self.dice), events)
             except ParlourError as error:
                 raise from_rules(error) from None
+            if progress.version > self.most_events and kind not in ENDINGS:
+                raise TooLarge(
+                    "game-too-long",
+                    f"this game has reached the most moves a game may have on this server "
+                    f"({self.most_events}): it can only end now, by resigning or a draw",
+                )
             await self._commit(table, progress, events)
             table.publish(update_message(table, events))
         await self._announce(table, events)

@@ -16,6 +16,7 @@ import pytest
 
 from parlour.server.app import create_app
 from parlour.server.limits import Limits, request_kinds
+from tests.server.conftest import new_table, serving
 from tests.server.live import free_port, wait_until_serving
 
 with warnings.catch_warnings():
@@ -109,3 +110,23 @@ def test_oversized_headers_are_refused_by_a_real_server(real_server: int) -> Non
             return  # refused while it was still being sent
         answer = conn.recv(4096)
     assert answer == b"" or answer.split(b" ", 2)[1] in (b"400", b"431")
+
+
+def test_a_game_past_the_most_moves_can_only_end(sqlite_url: str) -> None:
+    with serving(sqlite_url, most_events=4) as client:
+        table = new_table(client, opponent="local")
+        refused = None
+        for _ in range(10):
+            game = table.game()
+            assert game["status"] == "playing"
+            response = table.act(game["turn"], "move", game["version"], game["legal_moves"][0])
+            if response.status_code != 200:
+                refused = response
+                break
+        assert refused is not None and refused.status_code == 413, refused
+        assert refused.json()["error"] == "game-too-long"
+        assert "most moves" in refused.json()["detail"]
+        game = table.game()
+        assert game["version"] <= 4  # the refused move changed nothing
+        resigned = table.act(game["turn"], "resign", game["version"])
+        assert resigned.status_code == 200 and resigned.json()["status"] == "over"
