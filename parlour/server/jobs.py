@@ -62,7 +62,7 @@ KEEP_FINISHED = 60.0
 WAIT_AT_MOST = 90.0
 #: Seconds between looks at the store by idle takers (for jobs whose word was lost,
 #: and leases that ran out) and by those waiting for outcomes.
-LOOK_EVERY = 0.5
+LOOK_EVERY = 1.0
 
 #: Does the work of a job: returns what the asker is answered (JSON), or raises a
 #: Refusal.
