@@ -4,6 +4,9 @@
 
 import { joinFromLink, showHome } from "./home.js";
 import { showGame } from "./game/page.js";
+import { addSwitches } from "./settings.js";
+
+addSwitches(document.querySelector("header.top"));
 
 /** What to do on leaving the page shown (a game page stops following the game). */
 let leave = () => {};

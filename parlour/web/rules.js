@@ -1,5 +1,10 @@
 // @ts-check
-// A rules page opened from a game (/rules/chess?game=ID) offers the way back to it.
+// A rules page opened from a game (/rules/chess?game=ID) offers the way back to it;
+// the header has the theme and sound switches, as every page's.
+
+import { addSwitches } from "./settings.js";
+
+addSwitches(document.querySelector("header.top"));
 
 const game = new URLSearchParams(location.search).get("game");
 const main = document.querySelector("main.rules");

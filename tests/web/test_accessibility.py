@@ -44,14 +44,18 @@ def violations(page: Page) -> list[str]:
     return list(found)
 
 
-def test_the_home_page_has_no_serious_violation(checked: Page) -> None:
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_home_page_has_no_serious_violation(checked: Page, scheme: str) -> None:
+    checked.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     checked.goto("/")
     checked.get_by_test_id("chess-start").wait_for()
     assert violations(checked) == []
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("game", ["chess", "checkers", "backgammon"])
-def test_a_game_page_has_no_serious_violation(checked: Page, game: str) -> None:
+def test_a_game_page_has_no_serious_violation(checked: Page, game: str, scheme: str) -> None:
+    checked.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     start_game(checked, game, "computer")
     assert violations(checked) == []
 

@@ -75,6 +75,9 @@ export function renderCheckers(game, ctx) {
     onSelect: ctx.onSelect,
     cursor: ctx.cursor,
     onCursor: ctx.onCursor,
+    animate: ctx.animate !== null ? board.last : null,
+    animateSince: ctx.animate,
+    onDragged: ctx.onDragged,
     pieceWords: (letter) => `${letter.toLowerCase() === "b" ? game.side_names[0] : game.side_names[1]} ${letter === letter.toUpperCase() ? "king" : "man"}`,
     // The route of a jump being entered is shown as a last move is.
     last: route.length ? route : board.last ? [board.last[0], board.last[board.last.length - 1]].map(String) : [],

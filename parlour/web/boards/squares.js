@@ -13,7 +13,10 @@ import { keyboardFocus, svg, pointerAt } from "../svg.js";
  *   last: [names], check: name or null, flipped, labels: bool,
  *   arrows: [[from, to]] (a move to point out: the coach's better move),
  *   cursor: [row, col] on screen (the keyboard's square), pieceWords(letter) -> words,
- *   onCursor(words, [row, col]) (the cursor moved: what is under it, to be said)
+ *   onCursor(words, [row, col]) (the cursor moved: what is under it, to be said),
+ *   animate: [names] (the squares of a move just made: its piece slides along them),
+ *   animateSince: when the slide began (performance.now(): a redraw carries it on),
+ *   onDragged() (a piece was dragged to its move: it is there already, not slid)
  * }
  */
 export function squareBoard(options) {
@@ -64,6 +67,7 @@ export function squareBoard(options) {
   }
   const pieceLayer = svg("g", { class: "pieces" });
   root.append(pieceLayer);
+  /** @type {Record<string, SVGElement>} */
   const pieceNodes = {};
   for (const [name, letter] of Object.entries(options.pieces)) {
     const [row, col] = where(name);
@@ -75,6 +79,7 @@ export function squareBoard(options) {
     pieceNodes[name] = node;
     pieceLayer.append(node);
   }
+  slide(options.animate, options.animateSince, pieceNodes, where, root);
   // Arrows over the pieces, as analysis boards draw them (clicks go through).
   const arrows = svg("g", { class: "arrows" });
   for (const [from, to] of options.arrows || []) arrows.append(arrow(where(from), where(to)));
@@ -196,6 +201,7 @@ export function squareBoard(options) {
     current.node.setAttribute("transform", `translate(${col} ${row})`);
     if (target && target !== current.from) {
       select(null);
+      if (options.onDragged) options.onDragged();
       options.onMove(current.from, target);
     }
   };
@@ -204,6 +210,34 @@ export function squareBoard(options) {
     drag = null;
   });
   return root;
+}
+
+/**
+ * Slide the piece that has just arrived on the last of ``path`` along the path's
+ * squares (a multi-jump's landings too), as a move is shown on lichess; nothing
+ * for those who ask their system for less motion. The board is marked
+ * ``data-animated`` with the path.
+ * @param {(string | number)[] | null | undefined} path
+ * @param {number} since
+ * @param {Record<string, SVGElement>} pieceNodes
+ * @param {(name: string) => number[]} where
+ * @param {SVGElement} root
+ */
+function slide(path, since, pieceNodes, where, root) {
+  if (!path || path.length < 2 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const squares = path.map(String);
+  const node = pieceNodes[squares[squares.length - 1]];
+  if (!node || typeof node.animate !== "function") return;
+  // CSS lengths on an SVG element are in its user units: one square is 1px here.
+  const frames = squares.map((name) => {
+    const [row, col] = where(name);
+    return { transform: `translate(${col}px, ${row}px)` };
+  });
+  const duration = 120 + 150 * (squares.length - 1);
+  const elapsed = performance.now() - since;
+  if (elapsed >= duration) return;
+  node.animate(frames, { duration, delay: -elapsed, easing: "ease-out" });
+  root.dataset.animated = squares.join("-");
 }
 
 /**

@@ -44,6 +44,12 @@ function boardContext(page) {
     onSelect: (/** @type {string | null} */ name) => {
       state.selected = name;
     },
+    // A move just arrived slides its piece: when (performance.now()) it began, so
+    // that a redraw meanwhile carries the slide on from where it is.
+    animate: state.slide && state.slide.version === g.version && !state.review ? state.slide.since : null,
+    onDragged: () => {
+      state.dragged = true;
+    },
     // The keyboard's square, kept across redraws, and what is under it, said.
     cursor: state.cursor,
     onCursor: (/** @type {string} */ words, /** @type {number[] | string} */ at) => {
@@ -110,6 +116,14 @@ export function drawBoard(page, box) {
   } else {
     const render = g.board && DRAWINGS[g.board.kind];
     box.replaceChildren(render ? render(g, ctx) : h("pre", {}, g.position));
+  }
+  // The move slid, for tests: kept while its version is shown.
+  const slid = box.querySelector("svg[data-animated]")?.getAttribute("data-animated");
+  if (slid) {
+    box.dataset.slid = slid;
+    box.dataset.slidAt = String(g.version);
+  } else if (box.dataset.slidAt !== String(g.version)) {
+    delete box.dataset.slid;
   }
   box.classList.toggle("reviewing", Boolean(state.review));
   if (focused) /** @type {HTMLElement | null} */ (box.querySelector("[tabindex]"))?.focus();

@@ -14,6 +14,7 @@ import { followLive } from "./live.js";
 import { moveListItems } from "./moves.js";
 import { drawReviewBar, review, reviewKeys } from "./review.js";
 import { loadTurn } from "./turn.js";
+import { playSound } from "../settings.js";
 
 /** @typedef {import("../types.js").Game} Game */
 /** @typedef {import("../types.js").Seat} Seat */
@@ -36,6 +37,9 @@ import { loadTurn } from "./turn.js";
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
+ * @property {{version: number, since: number} | null} slide  the last move's piece
+ *   slides to its square in the drawings of ``version``, from the moment ``since``
+ * @property {boolean} dragged  the move on its way was dragged to its square
  */
 
 /**
@@ -232,7 +236,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [], cursor: null },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [], cursor: null, slide: null, dragged: false },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -394,8 +398,14 @@ async function adopt(page, updated) {
   // Our offer gone, the game going on: the opponent declined it (or moved instead).
   const mine = page.mySides.length === 1 && page.mySides[0] === offered;
   if (mine && updated.draw_offer === null && !updated.outcome) page.say("Your draw offer was declined.", "warn");
+  const before = state.game;
   state.game = updated;
   if (changed) {
+    const sound = soundOf(before, updated);
+    if (sound) playSound(sound);
+    // A dragged piece is on its square already; any other move slides there.
+    state.slide = state.dragged ? null : { version: updated.version, since: performance.now() };
+    state.dragged = false;
     state.route = [];
     state.steps = [];
     state.turn = null;
@@ -404,6 +414,26 @@ async function adopt(page, updated) {
   }
   await loadTurn(page);
   page.draw();
+}
+
+/**
+ * The sound for what happened between two versions of a game: its end, a check, a
+ * capture (chess "x", checkers' jumps, backgammon's hits "*"), the dice thrown last,
+ * or a move.
+ * @param {Game} before
+ * @param {Game} after
+ * @returns {string | null}
+ */
+export function soundOf(before, after) {
+  if (after.outcome && !before.outcome) return "end";
+  const fresh = after.moves.filter((m) => m.version > before.version);
+  const played = fresh.filter((m) => m.side !== null);
+  const last = played[played.length - 1];
+  if (last && /[+#]$/.test(last.text)) return "check";
+  if (played.some((m) => /x|\*/.test(m.text))) return "capture";
+  // The dice last: a roll asked for, or a turn passed to a player who throws them.
+  if (fresh.length && fresh[fresh.length - 1].side === null) return "dice";
+  return played.length ? "move" : null;
 }
 
 /**
