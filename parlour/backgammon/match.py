@@ -332,6 +332,28 @@ class BackgammonSeries:
             return BackgammonMatch.of_games(games)
         return BackgammonMatch.of_games(games, self.match_length, self.options)
 
+    def cannot_begin_at(self, state: State[Any]) -> str | None:
+        """A series begins at 0-0 in its own kind of play: a position of another
+        match length, at a score, or marked as the Crawford game cannot begin it
+        (the series counts its score from its first game)."""
+
+        def play(length: int) -> str:
+            return "money play" if length == 0 else f"a {length}-point match"
+
+        if not isinstance(state, BackgammonState):
+            return "it is not a backgammon position"
+        if state.match_length != self.match_length:
+            return (
+                f"it is from {play(state.match_length)}, but {play(self.match_length)} "
+                f"was chosen; choose {play(state.match_length)} to play on from it"
+            )
+        if tuple(state.score) != (0, 0):
+            score = "-".join(str(points) for points in state.score)
+            return f"its score is {score}, and a match (or money session) here starts at 0-0"
+        if state.crawford:
+            return "it is marked as the Crawford game, which the first game of a match is not"
+        return None
+
     def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any]:
         """The score after the finished games (points won, for money), each game's
         result, and whether the match is over and who won it."""

@@ -143,6 +143,14 @@ def parse_fen(text: str) -> tuple[Position, Side]:
                     f"{SIDE_NAME[side]}'s men are crowned on {rows}"
                 )
             masks[2 * (side is WHITE) + is_king] |= bit
+    waiting = WHITE if turn is BLACK else BLACK
+    if not lists[waiting]:
+        # The side to move may have none (it has lost); the other cannot: the game
+        # ended when its last piece was taken, before this move.
+        raise NotationError(
+            f"{SIDE_NAME[waiting]} has no pieces, so the game ended with the capture of "
+            f"the last one: it cannot be {SIDE_NAME[turn]}'s move"
+        )
     return (masks[0], masks[1], masks[2], masks[3]), turn
 
 

@@ -125,6 +125,8 @@ class PgnGame:
                 if outcome.winner is None
                 else ("1-0" if outcome.winner is Side.FIRST else "0-1")
             )
+            if "time" in outcome.reason:  # a flag fell: the standard tag says so
+                game.headers["Termination"] = "time forfeit"
         game.headers.update(tags)
         return game
 

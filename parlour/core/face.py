@@ -150,6 +150,11 @@ class Series(Protocol):
         goes on (the score, the games so far), or None for a lone game."""
         ...
 
+    def cannot_begin_at(self, state: State[Any]) -> str | None:
+        """Why the series cannot begin at the set-up position ``state`` (a
+        backgammon position of another match, say), or None when it can."""
+        ...
+
 
 class OneGame:
     """A game on its own under its standard rules: the series of a game that has no
@@ -166,6 +171,9 @@ class OneGame:
         return None
 
     def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any] | None:
+        return None
+
+    def cannot_begin_at(self, state: State[Any]) -> str | None:
         return None
 
 

@@ -341,6 +341,15 @@ class State(ABC, Generic[Move]):
         self._declared = Outcome(side.other, "resignation", self.resignation_points(side))
         return self._declared
 
+    def flag(self, side: Side) -> Outcome:
+        """``side``'s clock has run out: it loses on time, conceding what a
+        resignation would (games with a rule of their own, such as chess's draw
+        against a side that cannot mate, say so)."""
+        if self.is_over():
+            raise GameOverError()
+        self._declared = Outcome(side.other, "loss on time", self.resignation_points(side))
+        return self._declared
+
     def resignation_points(self, side: Side) -> int:
         """What a resignation by ``side`` concedes (1 unless the game says more)."""
         return 1

@@ -9,12 +9,16 @@ with a 4xx status, and changes nothing):
 ==========================================  ===========================================
 ``GET  /api/catalogue``                     the games that can be played
 ``POST /api/games``                         ``{"game", "opponent", "side", "level",
-                                            "rules", "tutor"}``: a new game, the creator's seat
-                                            tokens and (for a friend) an invite code;
-                                            ``rules`` are the game's optional rules
-                                            (backgammon: ``match_length``, ``jacoby``,
-                                            ``beavers``, ``automatic_doubles``,
-                                            ``max_cube``)
+                                            "rules", "tutor", "start"}``: a new game, the
+                                            creator's seat tokens and (for a friend) an
+                                            invite code; ``rules`` are the game's optional
+                                            rules (backgammon: ``match_length``,
+                                            ``jacoby``, ``beavers``, ``automatic_doubles``,
+                                            ``max_cube``); ``start``, optional, the
+                                            position to start from in the game's own
+                                            text (a FEN, a PDN FEN, gnubg's
+                                            ``PositionID:MatchID``), refused with 400
+                                            ``bad-start`` naming why
 ``POST /api/games/import``                  ``{"game", "text"}``: the first game (or
                                             match) of a PGN, PDN or .mat file, as a
                                             game at one screen: both seats' tokens
@@ -127,6 +131,8 @@ log = logging.getLogger("parlour.server")
 MAX_BODY = 16 * 1024
 #: The largest game file imported (a long backgammon match is some 40 KB).
 MAX_IMPORT = 256 * 1024
+#: The longest position text a new game may start from (a FEN is under 90 characters).
+MAX_START = 200
 #: How long a new WebSocket may take to say hello, in seconds.
 HELLO_TIMEOUT = 10.0
 
@@ -148,6 +154,12 @@ class CreateGame(_Input):
     #: warns ("" for none). Between friends apart only a game created with it may ask
     #: the tutor.
     tutor: Literal["", "inaccuracy", "mistake", "blunder"] = ""
+    #: The position to start from, in the game's own position text (a FEN, a PDN
+    #: FEN, gnubg's ``PositionID:MatchID``); none: the game's usual start.
+    start: str | None = Field(default=None, max_length=MAX_START)
+    #: A time control: {"base": seconds, "increment": seconds, "delay": seconds}
+    #: (see :mod:`parlour.server.clocks`); none: no clock.
+    clock: dict[str, int | float] | None = Field(default=None, max_length=3)
 
 
 class ImportGame(_Input):
@@ -327,7 +339,14 @@ async def catalogue(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     body = parse(CreateGame, await read_body(request))
     table, tokens, invite = await hall_of(request).create(
-        body.game, body.opponent, body.side, body.level, body.rules, tutor=body.tutor
+        body.game,
+        body.opponent,
+        body.side,
+        body.level,
+        body.rules,
+        tutor=body.tutor,
+        start=body.start,
+        clock=body.clock,
     )
     return JSONResponse(
         {

@@ -9,7 +9,8 @@ play, the secret is shown beside the commitment. Then anyone holding the game's
 *dice record* (``GET /api/games/{id}/dice``: the game, the commitment, the secret
 and the event log) can check that the secret hashes to the commitment and that
 every throw in the log is the one the secret gives: :func:`check_record`, which
-``parlour verify`` runs.
+``parlour verify`` runs. A game started from a set-up position names it in its
+record (``start``), and the check replays the log from there.
 
 The computer's choices among equal moves and its deliberate mistakes are seeded
 from the same secret (an HMAC of the version), so they cannot be worked out from
@@ -96,6 +97,8 @@ def dice_record(table: Table) -> dict[str, Any]:
         "id": table.id,
         "game": table.game.name,
         "rules": table.rules,
+        # Where the game began when it was set up from a position (None: as usual).
+        "start": table.options.get("start"),
         "commitment": None if dice is None else dice["commitment"],
         "secret": None if dice is None else dice["secret"],
         "events": [event.to_json() for event in table.events],
@@ -137,7 +140,9 @@ def _check(record: dict[str, Any]) -> DiceCheck:
         return DiceCheck(False, "the secret revealed does not hash to the commitment")
     game = registry.get_game(record["game"])
     series = registry.get_face(game).series(record["rules"])
-    progress = Progress(series.first(), series)
+    start = record.get("start")  # a game set up from a position begins there
+    first = series.first() if start is None else series.game.state_from_text(start)
+    progress = Progress(first, series)
     dice = CommittedDice(secret)
     wrong: list[str] = []
     for number, data in enumerate(record["events"], start=1):

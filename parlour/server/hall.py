@@ -29,9 +29,10 @@ from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError, ParlourError, UnknownGameError
 from parlour.core.face import Series
-from parlour.core.protocol import CHANCE, Game, Side
+from parlour.core.protocol import CHANCE, Game, Side, State
 from parlour.server import fairness, players
 from parlour.server.analyses import Analyses
+from parlour.server.clocks import TimeControl
 from parlour.server.errors import (
     BadRequest,
     Conflict,
@@ -48,6 +49,7 @@ from parlour.server.limits import CLIENT
 from parlour.server.play import (
     ACTIONS,
     REMATCH,
+    TIME,
     Progress,
     apply,
     replay_record,
@@ -217,6 +219,7 @@ class Hall:
                 now - table.last_used >= self.forget_after
                 and not table.watchers
                 and table.thinking is None
+                and table.clock_timer is None
                 and not table.lock.locked()
             ):
                 del self.tables[game_id]
@@ -249,6 +252,9 @@ class Hall:
                 log.warning("could not look for abandoned games: %s", error)
 
     async def stop(self) -> None:
+        for table in self.tables.values():
+            if table.clock_timer is not None:
+                table.clock_timer.cancel()
         await self.jobs.stop()
         if self.fleet is not None:
             await self.fleet.stop()
@@ -274,11 +280,14 @@ class Hall:
         rules: dict[str, Any] | None = None,
         *,
         tutor: str = "",
+        start: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[Table, list[dict[str, Any]], str | None]:
         """A new game (under the optional ``rules``, such as a backgammon match's
-        length; with ``tutor``, the tutor's threshold, a rule both players see):
-        returns the table, the creator's seat tokens and, for a friend's game, the
-        invite code for the other seat."""
+        length; with ``tutor``, the tutor's threshold, a rule both players see; from
+        the position ``start``, in the game's own position text, when given; see
+        :func:`start_position`): returns the table, the creator's seat tokens and,
+        for a friend's game, the invite code for the other seat."""
         try:
             game = registry.get_game(game_name)
         except UnknownGameError as error:
@@ -299,6 +308,13 @@ class Hall:
                 raise BadRequest("unknown-level", f"no computer level {level!r} ({known})")
         elif level is not None:
             raise BadRequest("bad-request", "a level is only for a computer opponent")
+        try:
+            control = None if clock is None else TimeControl.from_json(clock)
+        except ValueError as error:
+            raise BadRequest("bad-clock", str(error)) from None
+        first = None if start is None else start_position(series, start)
+        if first is not None and first.to_text() == series.first().to_text():
+            first = None  # the usual start, set up by hand
         mine = Side(side)
         tokens: list[dict[str, Any]] = []
         invite: str | None = None
@@ -319,7 +335,11 @@ class Hall:
             options["rules"] = series.rules
         if tutor:
             options["tutor"] = tutor
-        events = self._opening(options, series)
+        if control is not None:
+            options["clock"] = control.to_json()
+        if first is not None:
+            options["start"] = first.to_text()  # where the table (and a restart) begins
+        events = self._opening(options, series, first)
         new = NewGame(game_id, game.name, json.dumps(options), seat_rows, events)
         await self._write(new)
         table = Table(
@@ -334,15 +354,17 @@ class Hall:
         self._computer_turn(table)
         return table, tokens, invite
 
-    def _opening(self, options: dict[str, Any], series: Series) -> list[EventRow]:
+    def _opening(
+        self, options: dict[str, Any], series: Series, first: State[Any] | None = None
+    ) -> list[EventRow]:
         """A new game's first events (the opening throw where the game begins with
-        the dice), from its secret, given to ``options`` now, when dice are committed."""
+        the dice, or a throw where the set-up position ``first`` waits on them), from
+        its secret, given to ``options`` now, when dice are committed."""
         if self.committed:
             fairness.new_secret(options)
         events: list[EventRow] = []
-        throw_dice(
-            Progress(series.first(), series), fairness.dice_for(options, 0, self.dice), events
-        )
+        begin = series.first() if first is None else first.copy()
+        throw_dice(Progress(begin, series), fairness.dice_for(options, 0, self.dice), events)
         return events
 
     async def import_game(
@@ -399,7 +421,7 @@ class Hall:
                 ],
                 key=lambda row: row.side,
             )
-            kept = ("opponent", "rules", "tutor")  # the old game's choices carried over
+            kept = ("opponent", "rules", "tutor", "clock")  # the old game's choices carried over
             options: dict[str, Any] = {k: table.options[k] for k in kept if k in table.options}
             series = registry.get_face(table.game).series(table.rules)
             events = self._opening(options, series)
@@ -460,6 +482,7 @@ class Hall:
         # Should the process that owed the computer's move have died before posting
         # it, whoever loads the game posts it (the same job, if it was posted).
         self._computer_turn(table)
+        self._watch_clock(table)
         return table
 
     @staticmethod
@@ -554,6 +577,7 @@ class Hall:
         # The process that moved posted the computer's move, if one is due; should it
         # have died before it could, this posts it (the same job if it did).
         self._computer_turn(table)
+        self._watch_clock(table)
         return True
 
     async def _announce(self, table: Table, events: list[EventRow]) -> None:
@@ -597,7 +621,15 @@ class Hall:
     async def act_as(
         self, table: Table, side: Side, action: str, version: int, move_text: str | None
     ) -> None:
-        """Carry out an action of the seat ``side`` (already authenticated)."""
+        """Carry out an action of the seat ``side`` (already authenticated); the
+        side on turn whose time is out has lost on time first."""
+        if await self._flag_if_out(table):
+            out = table.progress.state.outcome()
+            raise Conflict(
+                "out-of-time",
+                f"the game is over: {out.reason if out else 'time ran out'}",
+                version=table.version,
+            )
         kind = ACTIONS.get(action)
         if kind is None:
             known = ", ".join(ACTIONS)
@@ -651,6 +683,7 @@ class Hall:
         if kind == "draw-offer":
             self._computer_answers_draw(table, side.other)
         self._computer_turn(table)
+        self._watch_clock(table)
 
     def _computer_answers_draw(self, table: Table, side: Side) -> None:
         """If the seat ``side`` offered a draw to is the computer's, let it answer
@@ -725,6 +758,55 @@ class Hall:
                 done.set_result(None)
             else:
                 done.set_exception(refusal)
+
+    # -- the clocks ---------------------------------------------------------------------
+
+    def _watch_clock(self, table: Table) -> None:
+        """While a side's clock runs, be ready to flag it the moment its time is out
+        (every process holding the game is: the store takes one flag)."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        progress = table.progress
+        clock, side = progress.clock, progress.on_clock
+        if clock is None or side is None or not clock.started:
+            return
+        seconds = max(0.0, clock.left(side, dt.datetime.now(dt.UTC))) + 0.01
+
+        def due() -> None:
+            table.clock_timer = None
+            self._background(self._flag_when_out(table))
+
+        table.clock_timer = asyncio.get_running_loop().call_later(seconds, due)
+
+    async def _flag_when_out(self, table: Table) -> None:
+        try:
+            if not await self._flag_if_out(table):
+                self._watch_clock(table)  # woken a moment early, or the game moved on
+        except Refusal as error:
+            log.warning("game %s: the flag could not be recorded: %s", table.id, error.detail)
+
+    async def _flag_if_out(self, table: Table) -> bool:
+        """If the side on turn has no time left, record that it lost on time
+        (whether the store took this flag or another process's); False otherwise."""
+        if not _out_of_time(table.progress):
+            return False
+        async with table.lock:
+            if not _out_of_time(table.progress):
+                return table.progress.state.is_over()
+            progress = table.progress.copy()
+            side = progress.on_clock
+            assert side is not None
+            event = EventRow(progress.version + 1, TIME, "", int(side))
+            apply(progress, event)
+            try:
+                await self._commit(table, progress, [event])
+            except Conflict:
+                return table.progress.state.is_over()  # another process wrote first
+            table.publish(update_message(table, [event]))
+        log.info("game %s: %s lost on time", table.id, table.game.side_name(side))
+        await self._announce(table, [event])
+        return True
 
     # -- the computer -------------------------------------------------------------------
 
@@ -907,6 +989,12 @@ class Hall:
             await self.act_as(table, seat.side, "move", version, text)
 
 
+def _out_of_time(progress: Progress) -> bool:
+    """Whether the side on turn has run out of time, now."""
+    clock, side = progress.clock, progress.on_clock
+    return clock is not None and side is not None and clock.left(side, dt.datetime.now(dt.UTC)) <= 0
+
+
 def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -> tuple[Table, int]:
     """The table of the first series of games in ``text`` (a game file of ``game``)
     with its ``seats``, and how many games the series holds; BadRequest naming what
@@ -949,3 +1037,42 @@ def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -
     throw_dice(table.progress, dice, events)  # to play on from where the file ends
     table.events = events
     return table, len(recorded.games)
+
+
+def start_position(series: Series, text: str) -> State[Any]:
+    """The position a new game of ``series`` starts from, given as ``text`` in the
+    game's own position text (a FEN, a PDN FEN, gnubg's ``PositionID:MatchID``),
+    read and checked by the game's rules; BadRequest (``bad-start``) naming what is
+    wrong when the rules refuse it, when the game is already over in it, or when the
+    series cannot begin there (a backgammon position of another match length than
+    the one chosen, or at a match score: a series here starts at 0-0).
+
+    The position is the one its normalised text reads back as, which is what the
+    stored game (and so a restarted server) begins from."""
+    game = series.game
+    text = text.strip()
+    if not text:
+        raise BadRequest(
+            "bad-start", "the start position is empty: paste a position, or leave it out"
+        )
+    try:
+        state = game.state_from_text(game.state_from_text(text).to_text())
+    except ParlourError as error:
+        raise BadRequest("bad-start", f"cannot start from this position: {error}") from None
+    except ValueError:
+        kind = game.title.lower()
+        raise BadRequest(
+            "bad-start", f"cannot start from this position: it is not a {kind} position"
+        ) from None
+    outcome = state.outcome()
+    if outcome is not None:
+        result = "a draw" if outcome.winner is None else f"{game.side_name(outcome.winner)} has won"
+        raise BadRequest(
+            "bad-start",
+            f"cannot start from this position: the game is already over in it "
+            f"({outcome.reason}: {result})",
+        )
+    why = series.cannot_begin_at(state)
+    if why is not None:
+        raise BadRequest("bad-start", f"cannot start from this position: {why}")
+    return state

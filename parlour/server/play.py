@@ -30,6 +30,7 @@ from parlour.core.dice import Dice
 from parlour.core.errors import IllegalMoveError
 from parlour.core.face import Series
 from parlour.core.protocol import CHANCE, Side, State
+from parlour.server.clocks import Clock
 from parlour.server.errors import BadRequest, Conflict, Forbidden
 from parlour.server.storage import EventRow
 
@@ -48,6 +49,10 @@ ACTIONS: dict[str, str] = {
 #: payload is the new game's id.
 REMATCH = "rematch"
 
+#: The event the server records when the side on turn has run out of time (its seat
+#: is the side's).
+TIME = "time"
+
 
 @dataclass(slots=True)
 class Progress:
@@ -64,6 +69,8 @@ class Progress:
     finished: tuple[State[Any], ...] = ()
     #: The rematch offered once the game (or match) is over: the new game's id.
     rematch: str | None = None
+    #: Both sides' time, in a game with a clock (see :mod:`parlour.server.clocks`).
+    clock: Clock | None = None
 
     def copy(self) -> Progress:
         return Progress(
@@ -74,7 +81,14 @@ class Progress:
             list(self.record),
             self.finished,
             self.rematch,
+            None if self.clock is None else self.clock.copy(),
         )
+
+    @property
+    def on_clock(self) -> Side | None:
+        """The side whose time runs now: the side to act, in a game going on."""
+        turn = self.state.turn
+        return turn if isinstance(turn, Side) and not self.state.is_over() else None
 
     @property
     def series_over(self) -> bool:
@@ -98,8 +112,15 @@ def apply(progress: Progress, event: EventRow, move: Any = None) -> None:
     if applier is None:
         raise ValueError(f"unknown event kind {event.kind!r}")
     seat = None if event.seat is None else Side(event.seat)
+    on_clock = progress.on_clock
     applier(progress, event, seat, move)
     progress.version = event.version
+    clock = progress.clock
+    if clock is not None:  # the side that was to act is charged for the time until now
+        if event.kind == "move" and seat is not None and seat is on_clock:
+            clock.moved(seat, event.time)
+        else:
+            clock.charge(on_clock, event.time)
 
 
 def _apply_move(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
@@ -174,6 +195,14 @@ def _apply_rematch(progress: Progress, event: EventRow, seat: Side | None, move:
     progress.rematch = event.payload
 
 
+def _apply_time(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
+    """The side on turn ran out of time (the server saw it: its clock said so)."""
+    if progress.on_clock is not _seat(seat):
+        raise Conflict("not-on-clock", "only the side whose clock runs can run out of time")
+    progress.state.flag(_seat(seat))
+    progress.draw_offer = None
+
+
 def _apply_join(progress: Progress, event: EventRow, seat: Side | None, move: Any) -> None:
     """A friend took the invited seat: the game itself does not change."""
 
@@ -189,6 +218,7 @@ _APPLIERS: dict[str, Callable[[Progress, EventRow, Side | None, Any], None]] = {
     "next-game": _apply_next_game,
     "join": _apply_join,
     REMATCH: _apply_rematch,
+    TIME: _apply_time,
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from parlour.core import registry
 from parlour.core.protocol import Game, Side, State
+from parlour.server.clocks import clock_for
 from parlour.server.errors import BadRequest, NotAuthorized
 from parlour.server.play import Progress, apply
 from parlour.server.seats import token_matches
@@ -63,10 +64,12 @@ class Table:
         self.created = created
         self.options = options
         self.events: list[EventRow] = []
-        self.progress = Progress(self.first_position(), series)
+        self.progress = Progress(self.first_position(), series, clock=clock_for(options))
         self.lock = asyncio.Lock()
         self.watchers: set[asyncio.Queue[str | None]] = set()
         self.thinking: asyncio.Task[None] | None = None
+        #: Set while a side's clock runs: it flags the side when its time is out.
+        self.clock_timer: asyncio.TimerHandle | None = None
         #: The game as the wire last wrote it, with the version it was written at.
         self.json_cache: tuple[int, dict[str, Any]] | None = None
         #: The game as it stood at versions looked back at (see :meth:`progress_at`).

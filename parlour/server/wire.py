@@ -10,6 +10,7 @@ particular to one comes from its rules and its face.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,9 +24,17 @@ from parlour.server.table import Table
 
 def game_json(table: Table) -> dict[str, Any]:
     """Everything a client needs to draw the game and offer the legal moves (written
-    once per version)."""
-    if table.json_cache is not None and table.json_cache[0] == table.version:
-        return table.json_cache[1]
+    once per version; a clock's reading of the server's time, ``now``, added each
+    time, so that a client counts down from the server's time, not its own)."""
+    if table.json_cache is None or table.json_cache[0] != table.version:
+        table.json_cache = (table.version, _game_json(table))
+    data = table.json_cache[1]
+    if data["clock"] is not None:
+        data = {**data, "clock": {**data["clock"], "now": time.time()}}
+    return data
+
+
+def _game_json(table: Table) -> dict[str, Any]:
     game, progress = table.game, table.progress
     state = progress.state
     outcome = state.outcome()
@@ -73,6 +82,8 @@ def game_json(table: Table) -> dict[str, Any]:
         "hints": any(seat.player == "computer" for seat in table.seats)
         and bool(players.engine_levels(game.name)),
         "outcome": None if outcome is None else outcome_json(game, outcome),
+        # Both sides' time, in a game with a clock (the server's reckoning).
+        "clock": None if progress.clock is None else progress.clock.to_json(progress.on_clock),
         "seats": [
             {
                 "side": int(seat.side),
@@ -84,7 +95,6 @@ def game_json(table: Table) -> dict[str, Any]:
             for seat in table.seats
         ],
     }
-    table.json_cache = (table.version, data)
     return data
 
 

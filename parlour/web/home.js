@@ -38,7 +38,66 @@ export async function showHome() {
 }
 
 /**
- * A game's card: the opponent, the side, the game's optional rules.
+ * What each game's position text is called, and a note on where it comes from: the
+ * server reads it by the game's rules (and says what is wrong with it).
+ * @type {Record<string, {name: string, note: string}>}
+ */
+const POSITION_TEXT = {
+  chess: {
+    name: "FEN",
+    note: "A position in Forsyth-Edwards Notation, as chess programs and puzzle sites copy it: e.g. 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1.",
+  },
+  checkers: {
+    name: "PDN FEN",
+    note: "The side to move, then each side's squares (K before a king): e.g. W:W21,22,23:B1,2,K3.",
+  },
+  backgammon: {
+    name: "GNU Backgammon Position ID:Match ID",
+    note: "As GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA:cIkWAAAAAAAA (the Position ID alone is money play). A match starts at 0-0: choose its length under Rules.",
+  },
+};
+
+/** Time controls offered for chess and checkers: "base+increment" in seconds. */
+const CLOCKS = [["60+0", "1+0 bullet"], ["180+2", "3+2 blitz"], ["300+3", "5+3 blitz"], ["600+5", "10+5 rapid"], ["900+10", "15+10 rapid"], ["1800+20", "30+20 classical"]];
+/** Backgammon's: "base/delay" in seconds (a delay for each action, then the reserve). */
+const BACKGAMMON_CLOCKS = [["300/12", "5 min + 12 s a move"], ["600/12", "10 min + 12 s a move"], ["900/15", "15 min + 15 s a move"]];
+
+/**
+ * The time control a clock choice names ("300+3": base and increment; "300/12":
+ * base and delay).
+ * @param {string} value
+ * @returns {{base: number, increment?: number, delay?: number}}
+ */
+function clockOf(value) {
+  const [base, step] = value.split(/[+/]/).map(Number);
+  return value.includes("/") ? { base, delay: step } : { base, increment: step };
+}
+
+/**
+ * A card's "Start from a position": a field for the position to start from, in the
+ * game's own text, sent with the card's other choices when it is filled.
+ * @param {any} game  the catalogue's entry
+ * @returns {{element: HTMLElement, read: () => string}}
+ */
+function startFromPosition(game) {
+  const known = POSITION_TEXT[game.name] || { name: "Position", note: "The position in the game's own notation." };
+  const input = /** @type {HTMLInputElement} */ (h("input", {
+    type: "text", id: `${game.name}-position`, name: "start", maxlength: "200",
+    spellcheck: "false", autocomplete: "off", autocapitalize: "off",
+    "aria-describedby": `${game.name}-position-note`, "data-testid": `${game.name}-position`,
+  }));
+  const element = h("details", { class: "start-from", "data-testid": `${game.name}-start-from` },
+    h("summary", {}, "Start from a position"),
+    h("label", { for: input.id }, `Paste a ${known.name}`),
+    h("div", { class: "typed-move" }, input),
+    h("p", { class: "small", id: `${game.name}-position-note` }, known.note),
+  );
+  return { element, read: () => input.value.trim() };
+}
+
+/**
+ * A game's card: the opponent, the side, the game's optional rules, and a position
+ * to start from.
  * @param {any} game  the catalogue's entry
  */
 function gameCard(game) {
@@ -57,6 +116,11 @@ function gameCard(game) {
     game.side_names.map((name, side) => h("option", { value: side }, name)),
   ));
   const rules = rulesForm(game.name, game.rules || []);
+  const position = startFromPosition(game);
+  const clockSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "clock", "data-testid": `${game.name}-clock` },
+    h("option", { value: "" }, "no clock"),
+    (game.name === "backgammon" ? BACKGAMMON_CLOCKS : CLOCKS).map(([value, label]) => h("option", { value }, label)),
+  ));
   // The tutor warns before a move at or past the threshold (games with an engine).
   const coached = game.levels.some((level) => level.name !== "random");
   const tutorSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "tutor", "data-testid": `${game.name}-tutor` },
@@ -76,7 +140,9 @@ function gameCard(game) {
     ),
     h("label", { class: "side" }, "Play as ", sideSelect),
     coached ? h("label", { class: "side", title: "Before a move that gives too much away, the tutor says so" }, "Tutor: ", tutorSelect) : null,
+    h("label", { class: "side", title: "Each side's time, kept by the server: a side whose time runs out loses" }, "Clock: ", clockSelect),
     rules ? rules.element : null,
+    position.element,
     h("button", { type: "submit", class: "primary", "data-testid": `${game.name}-start` }, `Play ${game.title.toLowerCase()}`),
     h("p", { class: "error", role: "alert" }),
   );
@@ -90,6 +156,10 @@ function gameCard(game) {
     // Between friends apart the tutor is a rule of the game, seen by both.
     if (coached && choice === "friend" && tutorSelect.value) body.tutor = tutorSelect.value;
     if (rules) body.rules = rules.read();
+    // A pasted position: the game starts there (the server says what is wrong with it).
+    const pasted = position.read();
+    if (pasted) body.start = pasted;
+    if (clockSelect.value) body.clock = clockOf(clockSelect.value);
     // One game per click: a second click while the first is on its way does nothing.
     const start = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
     if (start.disabled) return;

@@ -89,6 +89,19 @@
  * @property {Outcome | null} outcome
  * @property {SeatInfo[]} seats
  * @property {Page} page
+ * @property {Clock | null} clock  both sides' time, in a game with a time control
+ */
+
+/**
+ * @typedef {object} Clock  The clocks as the server reckons them.
+ * @property {number} base  seconds each side started with
+ * @property {number} increment  seconds added after each move
+ * @property {number} delay  seconds of each action before the reserve runs (backgammon)
+ * @property {string} label  the time control as players name it ("5+3")
+ * @property {number[]} remaining  each side's milliseconds as of ``since``
+ * @property {number | null} since  when the running side's time began to run (epoch s)
+ * @property {number | null} running  the side whose time runs
+ * @property {number} now  the server's time when it sent this (epoch s)
  */
 
 /**

@@ -14,6 +14,7 @@ import { followLive } from "./live.js";
 import { moveListItems } from "./moves.js";
 import { drawReviewBar, review, reviewKeys } from "./review.js";
 import { loadTurn } from "./turn.js";
+import { drawClocks, serverOffset, tickClocks } from "./clocks.js";
 import { playSound } from "../settings.js";
 
 /** @typedef {import("../types.js").Game} Game */
@@ -40,6 +41,7 @@ import { playSound } from "../settings.js";
  * @property {{version: number, since: number} | null} slide  the last move's piece
  *   slides to its square in the drawings of ``version``, from the moment ``since``
  * @property {boolean} dragged  the move on its way was dragged to its square
+ * @property {number} clockOffset  the server's time less this device's (ms)
  */
 
 /**
@@ -99,6 +101,7 @@ function layout(game) {
   return {
     boardBox: h("div", { id: "board", class: `board-box ${game.game}` }),
     status: h("p", { id: "status", "data-testid": "status" }),
+    clocks: h("div", { class: "clocks", "data-testid": "clocks", hidden: true }),
     messageBox: h("p", { id: "message", role: "alert", "data-testid": "message" }),
     ending: h("div", { id: "ending", "data-testid": "ending", hidden: true }),
     coachBox: h("div", { id: "coach", class: "coach", "data-testid": "coach", hidden: true }),
@@ -236,7 +239,7 @@ export async function showGame(gameId) {
     gameId,
     seats,
     mySides,
-    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [], cursor: null, slide: null, dragged: false },
+    state: { game, flipped: defaultFlip(game, mySides), selected: null, turn: null, steps: [], hint: null, review: null, coach: null, lesson: null, arrow: null, acting: false, connection: { status: "connecting", seconds: 0 }, route: [], cursor: null, slide: null, dragged: false, clockOffset: serverOffset(game) },
     mayAct: (side) => mySides.includes(side),
     tokenFor: (side) => (seats.find((s) => s.side === side) || { token: undefined }).token,
     say(text, tone = "") {
@@ -288,7 +291,7 @@ export async function showGame(gameId) {
       h("div", { class: "board-column" }, parts.reviewBar, parts.boardBox, parts.choices, parts.tutorBox),
       h("aside", { class: "panel" },
         h("h1", {}, game.title, " ", h("a", { class: "small", href: `/rules/${game.game}?game=${encodeURIComponent(gameId)}`, "data-testid": "rules-link" }, "rules")),
-        parts.connection, parts.announcer, parts.inviteBox, parts.status, parts.describe, parts.description, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
+        parts.connection, parts.announcer, parts.inviteBox, parts.clocks, parts.status, parts.describe, parts.description, parts.ending, parts.coachBox, parts.messageBox, parts.info, parts.controls, typed,
         h("h2", {}, "Moves"), parts.moveList,
       ),
     ),
@@ -305,8 +308,10 @@ export async function showGame(gameId) {
   page.draw();
   await loadAnalysis(page);
   const stopLive = followLive(page);
+  const stopClocks = tickClocks(page, parts.clocks);
   return () => {
     stopLive();
+    stopClocks();
     document.removeEventListener("keydown", onKey);
   };
 }
@@ -400,6 +405,7 @@ async function adopt(page, updated) {
   if (mine && updated.draw_offer === null && !updated.outcome) page.say("Your draw offer was declined.", "warn");
   const before = state.game;
   state.game = updated;
+  if (updated.clock) state.clockOffset = serverOffset(updated);
   if (changed) {
     const sound = soundOf(before, updated);
     if (sound) playSound(sound);
@@ -446,6 +452,7 @@ function draw(page, parts, typed) {
   const state = page.state;
   const g = state.game;
   drawBoard(page, parts.boardBox);
+  drawClocks(page, parts.clocks);
   drawReviewBar(page, parts.reviewBar);
   if (parts.inviteBox.childElementCount) parts.inviteBox.hidden = g.seats.every((s) => s.taken);
   // Whose turn it is, or how the game ended: shown, and said when it changes.

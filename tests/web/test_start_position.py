@@ -1,0 +1,106 @@
+"""Starting a game from a pasted position on the home page: a card's "Start from a
+position" takes a FEN (PDN FEN, gnubg IDs), the game starts there with the card's
+other choices, and a position the rules refuse is explained in the card."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.conftest import TIMEOUT
+from tests.web.helpers import click_move, settle, version, wait_for_version, wait_my_turn
+from tests.web.test_accessibility import violations
+
+#: White (the player) to move; Black's queen on d6 and king on e8.
+FEN = "4k3/8/3q4/8/8/8/4P3/R3K2R w KQ - 0 20"
+PIECES = {"e8": "k", "d6": "q", "e2": "P", "a1": "R", "e1": "K", "h1": "R"}
+
+
+def board_pieces(page: Page) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for piece in page.locator("#board .piece").all():
+        found[piece.get_attribute("data-on") or "?"] = piece.get_attribute("data-piece") or "?"
+    return found
+
+
+def paste(page: Page, game: str, text: str) -> None:
+    """Open the card's "Start from a position" and paste ``text`` in it."""
+    page.get_by_test_id(f"{game}-start-from").locator("summary").click()
+    field = page.get_by_label(
+        {"chess": "Paste a FEN", "checkers": "Paste a PDN FEN"}.get(
+            game, "Paste a GNU Backgammon Position ID:Match ID"
+        )
+    )
+    expect(field).to_be_visible()
+    field.fill(text)
+
+
+def test_a_fen_pasted_starts_the_game_there_against_the_computer(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("chess-opponent-computer").check()
+    page.get_by_test_id("chess-side").select_option("0")
+    paste(page, "chess", FEN)
+    page.get_by_test_id("chess-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    wait_my_turn(page)
+    assert version(page) == 0
+    assert board_pieces(page) == PIECES
+    # The game goes on from there: our move, then the computer's answer.
+    click_move(page, "e2", "e4")
+    wait_for_version(page, 2)
+    wait_my_turn(page)
+    expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("e4")
+    pieces = board_pieces(page)
+    assert pieces.get("e4") == "P" and "e2" not in pieces
+
+
+def test_a_checkers_position_pasted_at_one_screen(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("checkers-opponent-local").check()
+    paste(page, "checkers", "W:W18,22,K30:B14,15,K1")
+    page.get_by_test_id("checkers-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    pieces = board_pieces(page)
+    assert sorted(pieces.items()) == sorted(
+        {"18": "w", "22": "w", "30": "W", "14": "b", "15": "b", "1": "B"}.items()
+    )
+
+
+def test_a_bad_fen_is_explained_in_the_card(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("chess-opponent-local").check()
+    paste(page, "chess", "8/8/8/8/8/8/8/8 w - - 0 1")
+    page.get_by_test_id("chess-start").click()
+    card = page.locator('form.card[data-game="chess"]')
+    expect(card.locator(".error")).to_have_text(
+        "cannot start from this position: FEN: White has no king"
+    )
+    expect(page.locator("#board")).to_have_count(0)  # still on the home page
+    # Another game's card is untouched; a finished position is refused too.
+    expect(page.locator('form.card[data-game="checkers"] .error')).to_have_text("")
+    page.get_by_label("Paste a FEN").fill("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    page.get_by_test_id("chess-start").click()
+    expect(card.locator(".error")).to_contain_text("the game is already over in it (checkmate")
+
+
+@pytest.fixture
+def checked(browser: Browser, server: str) -> Iterator[Page]:
+    """A page axe's script may be added to (the server's CSP refuses inline scripts)."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": 1200, "height": 800}, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT)
+    yield context.new_page()
+    context.close()
+
+
+def test_the_open_disclosures_have_no_serious_violation(checked: Page) -> None:
+    checked.goto("/")
+    for game in ("chess", "checkers", "backgammon"):
+        checked.get_by_test_id(f"{game}-start-from").locator("summary").click()
+        expect(checked.get_by_test_id(f"{game}-position")).to_be_visible()
+    assert violations(checked) == []
