@@ -22,6 +22,9 @@ with a 4xx status, and changes nothing):
 ``POST /api/games/import``                  ``{"game", "text"}``: the first game (or
                                             match) of a PGN, PDN or .mat file, as a
                                             game at one screen: both seats' tokens
+``GET  /api/games?ids=ID,ID,...``           a line about each of these games (at most
+                                            50; unknown ids left out): for a list of
+                                            one's games
 ``GET  /api/games/{id}``                    the game: position, turn, legal moves...
 ``GET  /api/games/{id}/events?since=N``     the events after version N
 ``GET  /api/games/{id}/at?version=N``       the position at version N (looking back)
@@ -123,7 +126,7 @@ from parlour.server.logs import log_config
 from parlour.server.security import SecurityMiddleware
 from parlour.server.storage import Store, default_url, normalize_url
 from parlour.server.table import Table
-from parlour.server.wire import game_json, position_json, update_message
+from parlour.server.wire import game_json, position_json, summary_json, update_message
 
 log = logging.getLogger("parlour.server")
 
@@ -367,6 +370,29 @@ async def import_game(request: Request) -> Response:
     return JSONResponse(
         {"game": game_json(table), "seats": tokens, "games": games}, status_code=201
     )
+
+
+#: The most games one ``GET /api/games?ids=`` may ask about.
+MOST_LISTED = 50
+
+
+async def list_games(request: Request) -> Response:
+    """A line about each game of ``ids`` (a browser's list of its games)."""
+    ids = [part for part in request.query_params.get("ids", "").split(",") if part]
+    if not ids:
+        raise BadRequest("bad-request", "name the games: ?ids=ID,ID,...")
+    if len(ids) > MOST_LISTED:
+        raise BadRequest("bad-request", f"at most {MOST_LISTED} games at once")
+    hall = hall_of(request)
+    listed = []
+    for game_id in dict.fromkeys(ids):
+        if not (0 < len(game_id) <= 32):
+            raise BadRequest("bad-request", f"{game_id[:40]!r} is not a game id")
+        try:
+            listed.append(summary_json(await hall.get(game_id)))
+        except NotFound:
+            continue  # a game this server does not have (another server's, say)
+    return JSONResponse({"games": listed})
 
 
 async def show_game(request: Request) -> Response:
@@ -726,6 +752,7 @@ def create_app(
             Route("/ready", ready),
             Route("/api/catalogue", catalogue),
             Route("/api/games", create_game, methods=["POST"]),
+            Route("/api/games", list_games, methods=["GET"]),
             Route("/api/games/import", import_game, methods=["POST"]),
             Route("/api/games/{game_id}", show_game),
             Route("/api/games/{game_id}/events", game_events),

@@ -98,6 +98,25 @@ def _game_json(table: Table) -> dict[str, Any]:
     return data
 
 
+def summary_json(table: Table) -> dict[str, Any]:
+    """A line about a game for a list of one's games: what it is, whose turn, how it
+    ended, when it last changed."""
+    data = game_json(table)
+    last = table.events[-1].time.isoformat() if table.events else table.created
+    return {
+        key: data[key]
+        for key in ("id", "game", "title", "side_names", "status", "turn", "version", "created")
+    } | {
+        "outcome": data["outcome"],
+        "opponent": table.options.get("opponent"),
+        "players": [seat["player"] for seat in data["seats"]],
+        "levels": [seat["level"] for seat in data["seats"]],
+        "moves": len(data["moves"]),
+        "last_change": last,
+        "clock": None if data["clock"] is None else data["clock"]["label"],
+    }
+
+
 def outcome_json(game: Game[Any], outcome: Outcome) -> dict[str, Any]:
     """How a game ended: the winner (None for a draw), why, and for how many points."""
     return {

@@ -66,6 +66,9 @@ function readList(key) {
   }
 }
 
+/** The most games this browser lists (the newest kept). */
+const MOST_REMEMBERED = 100;
+
 export const store = {
   /**
    * The seats this browser holds in a game.
@@ -121,7 +124,7 @@ export const store = {
   remember(id, title) {
     const list = store.recent().filter((g) => g.id !== id);
     list.unshift({ id, title, at: new Date().toISOString() });
-    localStorage.setItem("parlour:recent", JSON.stringify(list.slice(0, 8)));
+    localStorage.setItem("parlour:recent", JSON.stringify(list.slice(0, MOST_REMEMBERED)));
   },
 };
 

@@ -1,6 +1,8 @@
 // @ts-check
-// The home page (choose a game and an opponent) and the invitation link a friend
-// opens. Seat tokens stay in this browser's localStorage, never in a URL.
+// The home page (choose a game and an opponent, and one's games), the invitation link
+// a friend opens, and the link that takes one's games to another device. Seat tokens
+// stay in this browser's localStorage; only that device link, made on request and
+// read by the page (a URL's #fragment never reaches the server), carries them.
 
 import { api, openGame, store } from "./api.js";
 import { h, mainArea } from "./dom.js";
@@ -18,7 +20,6 @@ export async function showHome() {
     return;
   }
   const cards = catalogue.games.map((/** @type {any} */ game) => gameCard(game));
-  const recent = store.recent();
   const sections = [
     h("section", { class: "intro" },
       h("h1", {}, "Parlour"),
@@ -28,13 +29,117 @@ export async function showHome() {
   ];
   const importable = catalogue.games.filter((/** @type {any} */ game) => game.file_format);
   if (importable.length) sections.push(importForm(importable));
-  if (recent.length) {
-    sections.push(h("section", { class: "recent" },
-      h("h2", {}, "Your recent games"),
-      h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `#game=${g.id}` }, `${g.title} (${new Date(g.at).toLocaleString()})`)))),
-    ));
-  }
+  const mine = yourGames();
+  if (mine) sections.push(mine);
   main.replaceChildren(...sections);
+}
+
+/**
+ * "Your games": the games this browser holds seats in, newest first, each with how
+ * it stands (your move, their move, won, lost...), from the server; and the link
+ * that takes them to another device. Null when it holds none.
+ * @returns {HTMLElement | null}
+ */
+function yourGames() {
+  const remembered = store.recent().slice(0, 50);
+  if (!remembered.length) return null;
+  const list = h("ul", { class: "your-games", "data-testid": "your-games" },
+    remembered.map((g) => h("li", { "data-game": g.id }, h("a", { href: `#game=${g.id}` }, g.title), " ", h("span", { class: "game-state" }, "…"))));
+  const linkBox = h("div", { class: "device-link", hidden: true });
+  const section = h("section", { class: "recent" },
+    h("h2", {}, "Your games"),
+    list,
+    h("button", { type: "button", "data-testid": "device-link-show", onclick: () => showDeviceLink(linkBox) }, "Play these games on another device"),
+    linkBox,
+  );
+  api(`/api/games?ids=${remembered.map((g) => encodeURIComponent(g.id)).join(",")}`)
+    .then((answer) => {
+      /** @type {Map<string, any>} */
+      const known = new Map(answer.games.map((/** @type {any} */ g) => [g.id, g]));
+      for (const item of list.querySelectorAll("li")) {
+        const game = known.get(/** @type {HTMLElement} */ (item).dataset.game || "");
+        const state = /** @type {HTMLElement} */ (item.querySelector(".game-state"));
+        if (!game) {
+          state.textContent = "(not on this server)";
+          continue;
+        }
+        const [words, kind] = standing(game, store.seats(game.id).map((s) => s.side));
+        state.textContent = `${words} · ${game.moves} moves · ${new Date(game.last_change).toLocaleString()}`;
+        item.classList.add(kind);
+      }
+      // Games waiting for this browser's move first, then the others going on, then the finished.
+      const order = { "to-move": 0, waiting: 1, over: 2, gone: 3 };
+      const items = [...list.querySelectorAll("li")];
+      const rank = (/** @type {Element} */ li) => order[["to-move", "waiting", "over"].find((k) => li.classList.contains(k)) || "gone"];
+      list.replaceChildren(...items.sort((a, b) => rank(a) - rank(b)));
+    })
+    .catch(() => {
+      for (const state of list.querySelectorAll(".game-state")) state.textContent = "";
+    });
+  return section;
+}
+
+/**
+ * How a game stands for the sides this browser holds: words, and a kind for the order.
+ * @param {any} game  a line of GET /api/games
+ * @param {number[]} sides
+ * @returns {[string, string]}
+ */
+function standing(game, sides) {
+  if (game.outcome) {
+    const winner = game.outcome.winner;
+    if (winner === null) return [`drawn (${game.outcome.reason})`, "over"];
+    if (sides.length === 1) return [`${sides[0] === winner ? "won" : "lost"} (${game.outcome.reason})`, "over"];
+    return [`${game.outcome.winner_name} won (${game.outcome.reason})`, "over"];
+  }
+  if (typeof game.turn === "number" && sides.includes(game.turn)) return ["your move", "to-move"];
+  if (game.status === "abandoned") return ["abandoned", "waiting"];
+  return [game.opponent === "computer" ? "the computer's move" : "their move", "waiting"];
+}
+
+/**
+ * Show the link that takes this browser's games (their seats) to another device.
+ * @param {HTMLElement} box
+ */
+function showDeviceLink(box) {
+  const games = store.recent().map((g) => ({ id: g.id, title: g.title, seats: store.seats(g.id) }));
+  const text = btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify({ v: 1, games }))))
+    .replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", readonly: true, value: `${location.origin}/#device=${text}`, "data-testid": "device-link", "aria-label": "Link to your games" }));
+  box.hidden = false;
+  box.replaceChildren(
+    h("p", {}, "Open this link on your other device to play your games there too. It holds your seats: anyone with it can play them, so send it only to yourself."),
+    input,
+    h("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(input.value).catch(() => {}); } }, "Copy"),
+  );
+}
+
+/**
+ * Take the games of a device link into this browser, then show them.
+ * @param {string} text  the link's part after #device=
+ */
+export async function takeDeviceLink(text) {
+  const main = mainArea();
+  let games;
+  try {
+    const bytes = Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+    const data = JSON.parse(new TextDecoder().decode(bytes));
+    games = data.games.filter((/** @type {any} */ g) => typeof g.id === "string" && typeof g.title === "string" && Array.isArray(g.seats));
+  } catch {
+    main.replaceChildren(
+      h("p", { class: "error", "data-testid": "device-error" }, "This link to your games is damaged (cut short, perhaps): make it again on your other device, under Your games."),
+      h("p", {}, h("a", { href: "#" }, "Go to the home page"), "."),
+    );
+    return;
+  }
+  for (const game of [...games].reverse()) {
+    store.addSeats(game.id, game.seats.filter((/** @type {any} */ s) => (s.side === 0 || s.side === 1) && typeof s.token === "string"));
+    store.remember(game.id, game.title);
+  }
+  history.replaceState(null, "", location.pathname);  // the tokens leave the address bar
+  await showHome();
+  const note = h("p", { class: "hint", "data-testid": "device-taken", role: "status" }, `${games.length} of your games are on this device now.`);
+  mainArea().prepend(note);
 }
 
 /**
@@ -91,6 +196,9 @@ function startFromPosition(game) {
     h("label", { for: input.id }, `Paste a ${known.name}`),
     h("div", { class: "typed-move" }, input),
     h("p", { class: "small", id: `${game.name}-position-note` }, known.note),
+    game.name === "chess" || game.name === "checkers"
+      ? h("p", {}, h("a", { href: `#editor=${game.name}`, "data-testid": `${game.name}-editor-link` }, "Set up a position on a board"))
+      : null,
   );
   return { element, read: () => input.value.trim() };
 }

@@ -319,3 +319,16 @@ def test_friends_play_a_rematch_with_the_colours_swapped(sqlite_url: str) -> Non
             headers={"Authorization": f"Bearer {local.tokens[0]}"},
         )
         assert alone.status_code == 403 and alone.json()["error"] == "no-rematch"
+
+
+def test_a_list_of_games_answers_each_known_one(sqlite_url: str) -> None:
+    with serving(sqlite_url) as client:
+        one = new_table(client, opponent="local")
+        two = new_table(client, "chess", opponent="computer", level="random")
+        listed = client.get(f"/api/games?ids={one.id},nosuchgame,{two.id},{one.id}").json()
+        assert [game["id"] for game in listed["games"]] == [one.id, two.id]
+        assert listed["games"][1]["players"] == ["human", "computer"]
+        assert listed["games"][1]["title"] == "Chess"
+        for bad in ("", "?ids=", "?ids=" + ",".join(["x"] * 51), "?ids=" + "y" * 40):
+            response = client.get(f"/api/games{bad}")
+            assert response.status_code == 400, (bad, response.text)

@@ -6,19 +6,19 @@
 import { svg } from "../svg.js";
 import { squareBoard } from "./squares.js";
 
-function place(name) {
+export function place(name) {
   const n = Number(name) - 1;
   const row = Math.floor(n / 4);
   const col = 2 * (n % 4) + (row % 2 === 0 ? 1 : 0);
   return [row, col];
 }
 
-function squareAt(row, col) {
+export function squareAt(row, col) {
   if ((row + col) % 2 === 0) return null;
   return String(row * 4 + Math.floor(col / 2) + 1);
 }
 
-function drawPiece(letter) {
+export function drawPiece(letter) {
   const black = letter.toLowerCase() === "b";
   const group = svg("g", { class: black ? "man black" : "man white" });
   group.append(svg("circle", { cx: 0.5, cy: 0.53, r: 0.38, class: "rim" }));
@@ -35,7 +35,7 @@ function drawPiece(letter) {
   return group;
 }
 
-function numbers(flipped) {
+export function numbers(flipped) {
   const group = svg("g", { class: "coords" });
   for (let n = 1; n <= 32; n++) {
     let [row, col] = place(String(n));

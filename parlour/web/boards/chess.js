@@ -10,7 +10,7 @@ const FILES = "abcdefgh";
 const GLYPHS = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
 const NAMES = { q: "queen", r: "rook", b: "bishop", n: "knight" };
 
-function drawPiece(letter) {
+export function drawPiece(letter) {
   const white = letter === letter.toUpperCase();
   return svg(
     "text",
@@ -24,7 +24,7 @@ function drawPiece(letter) {
   );
 }
 
-function coordinates(flipped) {
+export function coordinates(flipped) {
   const group = svg("g", { class: "coords" });
   for (let i = 0; i < 8; i++) {
     const file = flipped ? FILES[7 - i] : FILES[i];
