@@ -126,3 +126,15 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     yield made
     assert errors == []
     context.close()
+
+
+@pytest.fixture
+def checked(browser: Browser, server: str) -> Iterator[Page]:
+    """A page whose context lets the test add axe's script: the server's
+    Content-Security-Policy rightly refuses inline scripts, so the check bypasses it."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": 1200, "height": 800}, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT)
+    yield context.new_page()
+    context.close()

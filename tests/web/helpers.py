@@ -9,6 +9,8 @@ from playwright.sync_api import Page, expect
 
 from tests.web.conftest import ARTIFACTS
 
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
 
 def start_game(page: Page, game: str, opponent: str, side: int = 0) -> None:
     page.goto("/")
@@ -164,3 +166,19 @@ def backgammon_turn(page: Page, *, double: bool = False) -> None:
     before = version(page)
     confirm.click()
     wait_for_version(page, before + 1)
+
+
+def violations(page: Page) -> list[str]:
+    """The serious and critical violations axe finds in the page, described."""
+    assert AXE.exists(), "axe-core is missing: scripts/setup.sh installs it with npm ci"
+    page.add_script_tag(content=AXE.read_text())
+    found = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations
+                .filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: `
+                    + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ") + ")");
+        }"""
+    )
+    return list(found)

@@ -4,44 +4,10 @@ game page of each game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.web.conftest import TIMEOUT
-from tests.web.helpers import start_game, wait_for_version
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture
-def checked(browser: Browser, server: str) -> Iterator[Page]:
-    """A page whose context lets the test add axe's script: the server's
-    Content-Security-Policy rightly refuses inline scripts, so the check bypasses it."""
-    context = browser.new_context(
-        base_url=server, viewport={"width": 1200, "height": 800}, bypass_csp=True
-    )
-    context.set_default_timeout(TIMEOUT)
-    yield context.new_page()
-    context.close()
-
-
-def violations(page: Page) -> list[str]:
-    """The serious and critical violations axe finds in the page, described."""
-    assert AXE.exists(), "axe-core is missing: scripts/setup.sh installs it with npm ci"
-    page.add_script_tag(content=AXE.read_text())
-    found = page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {resultTypes: ["violations"]});
-            return result.violations
-                .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: `
-                    + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ") + ")");
-        }"""
-    )
-    return list(found)
+from tests.web.helpers import start_game, violations, wait_for_version
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

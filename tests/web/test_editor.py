@@ -5,14 +5,18 @@ refuse is explained on the editor, and no game is made."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
-from tests.web.conftest import TIMEOUT
-from tests.web.helpers import click_move, settle, shoot, version, wait_for_version, wait_my_turn
-from tests.web.test_accessibility import violations
+from tests.web.helpers import (
+    click_move,
+    settle,
+    shoot,
+    version,
+    violations,
+    wait_for_version,
+    wait_my_turn,
+)
 
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CHECKERS_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -249,17 +253,6 @@ def test_the_board_is_set_up_by_keyboard(page: Page) -> None:
     page.keyboard.press("Enter")  # the same piece: taken off
     expect(text).to_have_value("8/8/8/8/8/8/8/8 w - - 0 1")
     expect(announcer).to_have_text("White king taken off a1")
-
-
-@pytest.fixture
-def checked(browser: Browser, server: str) -> Iterator[Page]:
-    """A page axe's script may be added to (the server's CSP refuses inline scripts)."""
-    context = browser.new_context(
-        base_url=server, viewport={"width": 1200, "height": 800}, bypass_csp=True
-    )
-    context.set_default_timeout(TIMEOUT)
-    yield context.new_page()
-    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -4,14 +4,16 @@ other choices, and a position the rules refuse is explained in the card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from playwright.sync_api import Page, expect
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
-
-from tests.web.conftest import TIMEOUT
-from tests.web.helpers import click_move, settle, version, wait_for_version, wait_my_turn
-from tests.web.test_accessibility import violations
+from tests.web.helpers import (
+    click_move,
+    settle,
+    version,
+    violations,
+    wait_for_version,
+    wait_my_turn,
+)
 
 #: White (the player) to move; Black's queen on d6 and king on e8.
 FEN = "4k3/8/3q4/8/8/8/4P3/R3K2R w KQ - 0 20"
@@ -85,17 +87,6 @@ def test_a_bad_fen_is_explained_in_the_card(page: Page) -> None:
     page.get_by_label("Paste a FEN").fill("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     page.get_by_test_id("chess-start").click()
     expect(card.locator(".error")).to_contain_text("the game is already over in it (checkmate")
-
-
-@pytest.fixture
-def checked(browser: Browser, server: str) -> Iterator[Page]:
-    """A page axe's script may be added to (the server's CSP refuses inline scripts)."""
-    context = browser.new_context(
-        base_url=server, viewport={"width": 1200, "height": 800}, bypass_csp=True
-    )
-    context.set_default_timeout(TIMEOUT)
-    yield context.new_page()
-    context.close()
 
 
 def test_the_open_disclosures_have_no_serious_violation(checked: Page) -> None:
