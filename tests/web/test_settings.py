@@ -18,6 +18,7 @@ from tests.web.helpers import (
     start_game,
     version,
     wait_for_version,
+    wait_my_turn,
 )
 
 LIGHT_PAPER = "rgb(250, 247, 240)"
@@ -124,3 +125,24 @@ def test_the_computers_move_slides_too(page: Page) -> None:
     moves = page.locator(".moves li").all_inner_texts()
     reply = page.locator("#board").get_attribute("data-slid") or ""
     assert re.fullmatch(r"\d+-\d+(-\d+)*", reply), (reply, moves)
+
+
+def test_the_computers_backgammon_play_slides(page: Page) -> None:
+    start_game(page, "backgammon", "computer")
+    game_id = page.url.split("#game=")[1]
+    checked = 0
+    for _ in range(4):  # until the computer has had a play to make
+        backgammon_turn(page)
+        mine = version(page)
+        wait_my_turn(page)
+        game = page.request.get(f"/api/games/{game_id}").json()
+        plays = [
+            m["text"]
+            for m in game["moves"]
+            if m["side"] == 1 and "/" in m["text"] and m["version"] > mine
+        ]
+        if plays:
+            expect(page.locator("#board")).to_have_attribute("data-slid", plays[-1])
+            checked += 1
+            break
+    assert checked == 1

@@ -39,13 +39,22 @@ function checker(x, y, side, label) {
   return group;
 }
 
+/** The checkers drawn on a stack, bottom first (what a play arriving there slides). */
 function stack(group, x, baseY, down, count, side) {
   const shown = Math.min(count, 5);
+  const drawn = [];
   for (let i = 0; i < shown; i++) {
-    const y = down ? baseY + R + i * 2 * R : baseY - R - i * 2 * R;
     const label = i === shown - 1 && count > 5 ? String(count) : null;
-    group.append(checker(x, y, side, label));
+    drawn.push(checker(x, stackY(baseY, down, i), side, label));
   }
+  group.append(...drawn);
+  return drawn;
+}
+
+/** The height of the ``i``th checker of a stack (the sixth and more sit on the fifth). */
+function stackY(baseY, down, i) {
+  const slot = Math.min(i, 4);
+  return down ? baseY + R + slot * 2 * R : baseY - R - slot * 2 * R;
 }
 
 function die(x, y, value, used) {
@@ -80,10 +89,57 @@ function playMarks(text, side) {
   return marks;
 }
 
+/** The last checker play of the game (its move record), or undefined. */
+function lastPlayEntry(game) {
+  return [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
+}
+
 /** The points of the last checker play, as :func:`playMarks` gives them. */
 function lastPlay(game) {
-  const entry = [...game.moves].reverse().find((m) => m.side !== null && m.text.includes("/"));
+  const entry = lastPlayEntry(game);
   return entry ? playMarks(entry.text, entry.side) : null;
+}
+
+/**
+ * Slide the checkers of a play just made from where they left to where they stand
+ * (from the bar too; not those borne off), unless the system asks for less motion.
+ * The board is marked ``data-animated`` with the play.
+ */
+function slidePlay(game, ctx, root, layout, onPoint, flipped) {
+  const entry = lastPlayEntry(game);
+  if (!entry || entry.version <= ctx.animateAfter) return; // a roll, not a play, is new
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const absolute = (/** @type {string} */ word) =>
+    word === "bar" || word === "off" ? word : entry.side === 0 ? Number(word) : 25 - Number(word);
+  const elapsed = performance.now() - ctx.animate;
+  const duration = 320;
+  if (elapsed >= duration) return;
+  const taken = new Map(); // checkers of a point already slid (two arriving, say)
+  for (const token of entry.text.split(" ")) {
+    const times = Number((token.match(/\((\d+)\)$/) || [0, 1])[1]);
+    const hops = token.replace(/\(\d+\)$/, "").replaceAll("*", "").split("/").map(absolute);
+    const [from, to] = [hops[0], hops[hops.length - 1]];
+    if (to === "off" || typeof to !== "number") continue;
+    const arrived = onPoint.get(to) || [];
+    for (let n = 0; n < times; n++) {
+      const index = arrived.length - 1 - (taken.get(to) || 0) - n;
+      const node = arrived[index];
+      if (!node || typeof node.animate !== "function") continue;
+      const circle = node.querySelector("circle");
+      const [ex, ey] = [Number(circle?.getAttribute("cx")), Number(circle?.getAttribute("cy"))];
+      let sx = 140;
+      let sy = 125; // from the bar
+      if (typeof from === "number") {
+        const [x, top] = spot(from, flipped);
+        sx = x + W / 2;
+        sy = stackY(top ? 10 : 240, top, Math.abs(layout.points[from - 1]) + n);
+      }
+      node.animate([{ transform: `translate(${sx - ex}px, ${sy - ey}px)` }, { transform: "translate(0px, 0px)" }],
+        { duration, delay: -elapsed, easing: "ease-out" });
+    }
+    taken.set(to, (taken.get(to) || 0) + times);
+  }
+  root.dataset.animated = entry.text;
 }
 
 export function renderBackgammon(game, ctx) {
@@ -108,6 +164,8 @@ export function renderBackgammon(game, ctx) {
 
   const points = svg("g", { class: "points" });
   const pieces = svg("g", { class: "checkers" });
+  /** @type {Map<number, SVGElement[]>} the checkers drawn on each point */
+  const onPoint = new Map();
   const marks = svg("g", { class: "marks" });
   for (let p = 1; p <= 24; p++) {
     const [x, top] = spot(p, flipped);
@@ -123,7 +181,7 @@ export function renderBackgammon(game, ctx) {
       svg("text", { x: x + W / 2, y: top ? 7.5 : 247.5, "text-anchor": "middle", class: "point-number" }, String(numbering === 1 ? 25 - p : p)),
     );
     const count = layout.points[p - 1];
-    if (count !== 0) stack(pieces, x + W / 2, base, top, Math.abs(count), count > 0 ? 0 : 1);
+    if (count !== 0) onPoint.set(p, stack(pieces, x + W / 2, base, top, Math.abs(count), count > 0 ? 0 : 1));
     marks.append(
       svg("rect", { x, y: top ? 10 : 240 - H - 10, width: W, height: H + 10, class: "hit-area", "data-point": p, "data-count": count }),
     );
@@ -198,6 +256,8 @@ export function renderBackgammon(game, ctx) {
       root.insertBefore(mark, pieces);
     }
   }
+
+  if (ctx.animate !== null && ctx.animate !== undefined && !steps.length) slidePlay(game, ctx, root, layout, onPoint, flipped);
 
   root.append(marks);
   const highlight = svg("g", { class: "hints" });

@@ -47,6 +47,7 @@ function boardContext(page) {
     // A move just arrived slides its piece: when (performance.now()) it began, so
     // that a redraw meanwhile carries the slide on from where it is.
     animate: state.slide && state.slide.version === g.version && !state.review ? state.slide.since : null,
+    animateAfter: state.slide ? state.slide.after : g.version,
     onDragged: () => {
       state.dragged = true;
     },

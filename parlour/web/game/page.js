@@ -38,8 +38,9 @@ import { playSound } from "../settings.js";
  * @property {any} lesson  learning from one's mistakes: the one being looked at
  * @property {{version: number, text: string} | null} arrow  a move to point out on
  *   the board while the position at ``version`` is looked at (the better move)
- * @property {{version: number, since: number} | null} slide  the last move's piece
- *   slides to its square in the drawings of ``version``, from the moment ``since``
+ * @property {{version: number, since: number, after: number} | null} slide  the last
+ *   move's piece slides to its square in the drawings of ``version``, from the moment
+ *   ``since`` (a move made after version ``after``: a backgammon roll alone moves none)
  * @property {boolean} dragged  the move on its way was dragged to its square
  * @property {number} clockOffset  the server's time less this device's (ms)
  */
@@ -410,7 +411,7 @@ async function adopt(page, updated) {
     const sound = soundOf(before, updated);
     if (sound) playSound(sound);
     // A dragged piece is on its square already; any other move slides there.
-    state.slide = state.dragged ? null : { version: updated.version, since: performance.now() };
+    state.slide = state.dragged ? null : { version: updated.version, since: performance.now(), after: before.version };
     state.dragged = false;
     state.route = [];
     state.steps = [];
