@@ -169,6 +169,11 @@ class ImportGame(_Input):
     game: str = Field(min_length=1, max_length=32)
     #: The game file's text: PGN, PDN or .mat.
     text: str = Field(min_length=1, max_length=MAX_IMPORT)
+    #: Who plays on from where the file stops: both seats at one screen (the
+    #: default), or the side ``side`` against the computer at ``level`` or a friend.
+    opponent: Literal["friend", "computer", "local"] = "local"
+    side: int = Field(default=0, ge=0, le=1)
+    level: str | None = Field(default=None, min_length=1, max_length=32)
 
 
 class JoinGame(_Input):
@@ -364,11 +369,21 @@ async def create_game(request: Request) -> Response:
 
 
 async def import_game(request: Request) -> Response:
-    """A game from a game file, to look back over, analyse or play on at one screen."""
+    """A game from a game file, to look back over, analyse or play on (at one screen,
+    against the computer or a friend)."""
     body = parse(ImportGame, await read_body(request, 2 * MAX_IMPORT))  # JSON escapes
-    table, tokens, games = await hall_of(request).import_game(body.game, body.text)
+    table, tokens, invite, games = await hall_of(request).import_game(
+        body.game, body.text, body.opponent, body.side, body.level
+    )
     return JSONResponse(
-        {"game": game_json(table), "seats": tokens, "games": games}, status_code=201
+        {
+            "game": game_json(table),
+            "seats": tokens,
+            "games": games,
+            "invite": invite,
+            "invite_url": None if invite is None else f"/#join={table.id}.{invite}",
+        },
+        status_code=201,
     )
 
 

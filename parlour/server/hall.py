@@ -296,18 +296,7 @@ class Hall:
             series = registry.get_face(game).series(rules)
         except ValueError as error:
             raise BadRequest("bad-rules", str(error)) from None
-        if opponent not in OPPONENTS:
-            raise BadRequest("bad-request", f"opponent must be one of {', '.join(OPPONENTS)}")
-        if side not in (0, 1):
-            raise BadRequest("bad-request", "side must be 0 or 1")
-        if opponent == "computer":
-            level = level or "random"
-            known_levels = players.levels_of(game_name)
-            if level not in known_levels:
-                known = ", ".join(known_levels)
-                raise BadRequest("unknown-level", f"no computer level {level!r} ({known})")
-        elif level is not None:
-            raise BadRequest("bad-request", "a level is only for a computer opponent")
+        seat_rows, tokens, invite = _seats(game.name, opponent, side, level)
         try:
             control = None if clock is None else TimeControl.from_json(clock)
         except ValueError as error:
@@ -315,20 +304,6 @@ class Hall:
         first = None if start is None else start_position(series, start)
         if first is not None and first.to_text() == series.first().to_text():
             first = None  # the usual start, set up by hand
-        mine = Side(side)
-        tokens: list[dict[str, Any]] = []
-        invite: str | None = None
-        seat_rows: list[SeatRow] = []
-        for seat_side in Side:
-            if seat_side is mine or opponent == "local":
-                token = new_token()
-                tokens.append({"side": int(seat_side), "token": token})
-                seat_rows.append(SeatRow(int(seat_side), "human", hash_token(token)))
-            elif opponent == "computer":
-                seat_rows.append(SeatRow(int(seat_side), "computer", level=level))
-            else:
-                invite = new_token()
-                seat_rows.append(SeatRow(int(seat_side), "human", invite_hash=hash_token(invite)))
         game_id = new_game_id()
         options: dict[str, Any] = {"opponent": opponent}
         if series.rules:
@@ -368,30 +343,34 @@ class Hall:
         return events
 
     async def import_game(
-        self, game_name: str, text: str
-    ) -> tuple[Table, list[dict[str, Any]], int]:
+        self,
+        game_name: str,
+        text: str,
+        opponent: str = "local",
+        side: int = 0,
+        level: str | None = None,
+    ) -> tuple[Table, list[dict[str, Any]], str | None, int]:
         """A game read from a game file (PGN, PDN, .mat: the first game, or match, of
-        ``text``), replayed move by move through the rules and stored as a game at
-        one screen whose both seats are the importer's, to look back over, analyse or
-        play on. Returns the table, the seat tokens and how many games (of a match)
-        were read."""
+        ``text``), replayed move by move through the rules and stored, to look back
+        over, analyse or play on: at one screen (both seats the importer's), or from
+        the side ``side`` against the computer at ``level`` or a friend. Returns the
+        table, the seat tokens, a friend's invite code, and how many games (of a
+        match) were read."""
         try:
             game = registry.get_game(game_name)
         except UnknownGameError as error:
             raise NotFound("unknown-game", str(error)) from None
-        tokens: list[dict[str, Any]] = []
-        seat_rows: list[SeatRow] = []
-        for side in Side:
-            token = new_token()
-            tokens.append({"side": int(side), "token": token})
-            seat_rows.append(SeatRow(int(side), "human", hash_token(token)))
+        seat_rows, tokens, invite = _seats(game.name, opponent, side, level)
         # Reading and replaying a long match is work for a thread, not the event loop.
-        table, games = await asyncio.to_thread(_read_import, game, text, seat_rows, self.dice)
+        table, games = await asyncio.to_thread(
+            _read_import, game, text, seat_rows, self.dice, opponent
+        )
         new = NewGame(table.id, game.name, json.dumps(table.options), seat_rows, table.events)
         await self._write(new)
         table.created = new.created.isoformat()
         self.tables[table.id] = table
-        return table, tokens, games
+        self._computer_turn(table)  # the computer plays on where the file stops
+        return table, tokens, invite, games
 
     async def rematch(self, table: Table, side: Side) -> tuple[Table, list[dict[str, Any]]]:
         """A new game for the same two friends, once this one (or its match) is over,
@@ -995,10 +974,48 @@ def _out_of_time(progress: Progress) -> bool:
     return clock is not None and side is not None and clock.left(side, dt.datetime.now(dt.UTC)) <= 0
 
 
-def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -> tuple[Table, int]:
+def _seats(
+    game_name: str, opponent: str, side: int, level: str | None
+) -> tuple[list[SeatRow], list[dict[str, Any]], str | None]:
+    """A new game's seats: the player's at ``side`` (both at one screen), the other
+    the computer's at ``level`` or a friend's to be invited; the tokens of the
+    player's seats and the invite code (for a friend). BadRequest naming a bad choice."""
+    if opponent not in OPPONENTS:
+        raise BadRequest("bad-request", f"opponent must be one of {', '.join(OPPONENTS)}")
+    if side not in (0, 1):
+        raise BadRequest("bad-request", "side must be 0 or 1")
+    if opponent == "computer":
+        level = level or "random"
+        known_levels = players.levels_of(game_name)
+        if level not in known_levels:
+            known = ", ".join(known_levels)
+            raise BadRequest("unknown-level", f"no computer level {level!r} ({known})")
+    elif level is not None:
+        raise BadRequest("bad-request", "a level is only for a computer opponent")
+    mine = Side(side)
+    tokens: list[dict[str, Any]] = []
+    invite: str | None = None
+    rows: list[SeatRow] = []
+    for seat_side in Side:
+        if seat_side is mine or opponent == "local":
+            token = new_token()
+            tokens.append({"side": int(seat_side), "token": token})
+            rows.append(SeatRow(int(seat_side), "human", hash_token(token)))
+        elif opponent == "computer":
+            rows.append(SeatRow(int(seat_side), "computer", level=level))
+        else:
+            invite = new_token()
+            rows.append(SeatRow(int(seat_side), "human", invite_hash=hash_token(invite)))
+    return rows, tokens, invite
+
+
+def _read_import(
+    game: Game[Any], text: str, seats: list[SeatRow], dice: Dice, opponent: str = "local"
+) -> tuple[Table, int]:
     """The table of the first series of games in ``text`` (a game file of ``game``)
-    with its ``seats``, and how many games the series holds; BadRequest naming what
-    is wrong. Where the file ends on the dice, ``dice`` throw them."""
+    with its ``seats`` (played on against ``opponent``), and how many games the
+    series holds; BadRequest naming what is wrong. Where the file ends on the dice,
+    ``dice`` throw them."""
     face = registry.get_face(game)
     try:
         recorded = next(iter(face.read_each(text)), None)
@@ -1013,7 +1030,7 @@ def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -
     openings = [opening_of(state) for state in recorded.games]
     if sum(len(moves) for _, moves in openings) > MOST_IMPORTED:
         raise TooLarge("too-large", f"an imported game may have at most {MOST_IMPORTED} moves")
-    options: dict[str, Any] = {"opponent": "local", "imported": True}
+    options: dict[str, Any] = {"opponent": opponent, "imported": True}
     options["names"] = list(recorded.names)
     if series.rules:
         options["rules"] = series.rules
@@ -1025,7 +1042,10 @@ def _read_import(game: Game[Any], text: str, seats: list[SeatRow], dice: Dice) -
     table = Table(
         new_game_id(),
         game,
-        [Seat(Side(row.side), row.player, row.token_hash) for row in seats],
+        [
+            Seat(Side(row.side), row.player, row.token_hash, row.level, row.invite_hash)
+            for row in seats
+        ],
         [],
         "",
         options,

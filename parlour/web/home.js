@@ -288,9 +288,10 @@ function gameCard(game) {
 }
 
 /**
- * "Import a game": a game file (PGN, PDN, .mat) chosen or pasted becomes a game at
- * this screen, to look back over, analyse or play on. The server reads and checks
- * it; the file's extension only preselects the game.
+ * "Import a game": a game file (PGN, PDN, .mat) chosen or pasted becomes a game to
+ * look back over, analyse or play on, at this screen, against the computer (its
+ * usual level) or a friend. The server reads and checks it; the file's extension
+ * only preselects the game.
  * @param {any[]} games  the catalogue's games that have a file format
  */
 function importForm(games) {
@@ -306,6 +307,20 @@ function importForm(games) {
     type: "file", "data-testid": "import-file", "aria-label": "A game file",
     accept: [...games.map((game) => `.${game.file_format}`), ".txt"].join(","),
   }));
+  const opponentSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "opponent", "data-testid": "import-opponent" },
+    h("option", { value: "local" }, "at this screen"),
+    h("option", { value: "computer" }, "against the computer"),
+    h("option", { value: "friend" }, "with a friend (send a link)"),
+  ));
+  const sideSelect = /** @type {HTMLSelectElement} */ (h("select", { name: "side", "data-testid": "import-side" }));
+  const showSides = () => {
+    const game = games.find((g) => g.name === gameSelect.value) || games[0];
+    sideSelect.replaceChildren(...game.side_names.map((/** @type {string} */ name, /** @type {number} */ side) => h("option", { value: side }, name)));
+    sideSelect.disabled = opponentSelect.value === "local";
+  };
+  gameSelect.addEventListener("change", showSides);
+  opponentSelect.addEventListener("change", showSides);
+  showSides();
   const error = h("p", { class: "error", role: "alert" });
   file.addEventListener("change", async () => {
     const chosen = file.files && file.files[0];
@@ -313,12 +328,14 @@ function importForm(games) {
     const extension = chosen.name.split(".").pop()?.toLowerCase();
     const known = games.find((game) => game.file_format === extension);
     if (known) gameSelect.value = known.name;
+    showSides();
     text.value = await chosen.text();
   });
   const form = h("form", { class: "import", "data-testid": "import-form" },
     h("h2", {}, "Import a game"),
-    h("p", {}, "A game from a file (or pasted), to look back over, analyse or play on at this screen. From a file of several games, the first is imported."),
+    h("p", {}, "A game from a file (or pasted), to look back over, analyse or play on from where it stops. From a file of several games, the first is imported."),
     h("div", { class: "import-row" }, h("label", {}, "Game ", gameSelect), file),
+    h("div", { class: "import-row" }, h("label", {}, "Play on ", opponentSelect), h("label", {}, "as ", sideSelect)),
     text,
     h("button", { type: "submit", class: "primary", "data-testid": "import-start" }, "Import"),
     error,
@@ -335,7 +352,12 @@ function importForm(games) {
     if (start.disabled) return;
     start.disabled = true;
     try {
-      const made = await api("/api/games/import", { method: "POST", body: { game: gameSelect.value, text: text.value } });
+      /** @type {Record<string, any>} */
+      const body = { game: gameSelect.value, text: text.value, opponent: opponentSelect.value };
+      if (opponentSelect.value !== "local") body.side = Number(sideSelect.value);
+      if (opponentSelect.value === "computer" && game) body.level = game.default_level;
+      const made = await api("/api/games/import", { method: "POST", body });
+      if (made.invite_url) store.setInvite(made.game.id, new URL(made.invite_url, location.origin).href);
       openGame(made.game.id, made.seats, `${game ? game.title : made.game.title} (imported)`);
     } catch (problem) {
       error.textContent = problem instanceof Error ? problem.message : String(problem);

@@ -181,3 +181,33 @@ def test_bad_files_are_refused_with_what_is_wrong(sqlite_url: str) -> None:
         assert wrong_shape.status_code == 400
         listing = client.get("/api/games/import")
         assert listing.status_code == 404  # no game is called "import"
+
+
+def test_an_imported_game_is_played_on_against_the_computer_or_a_friend(
+    sqlite_url: str,
+) -> None:
+    with serving(sqlite_url) as client:
+        # Four plies in: White (side 0) to move; the player takes Black, so the
+        # computer plays White's move at once.
+        body = {"game": "checkers", "text": UNFINISHED_CHECKERS, "opponent": "computer"}
+        response = client.post("/api/games/import", json={**body, "side": 1, "level": "1"})
+        assert response.status_code == 201, response.text
+        data = response.json()
+        assert [seat["side"] for seat in data["seats"]] == [1] and data["invite_url"] is None
+        table = Table(client, data["game"]["id"], {1: data["seats"][0]["token"]})
+        deadline = time.monotonic() + 30
+        while (game := table.game())["version"] == 4:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert game["seats"][0]["player"] == "computer" and game["turn"] == 1
+        assert [m["side"] for m in game["moves"]][:5] == [0, 1, 0, 1, 0]
+        # Against an opponent, the coach waits for the end (it would be help).
+        assert client.post(f"/api/games/{table.id}/analysis", json={}).status_code == 409
+        friend = client.post(
+            "/api/games/import",
+            json={"game": "chess", "text": SET_UP, "opponent": "friend", "side": 0},
+        ).json()
+        assert friend["invite_url"].startswith(f"/#join={friend['game']['id']}.")
+        assert friend["game"]["seats"][1]["taken"] is False
+        bad = client.post("/api/games/import", json={**body, "level": "99"})
+        assert bad.status_code == 400 and "no computer level" in bad.json()["detail"]
