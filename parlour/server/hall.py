@@ -198,14 +198,14 @@ class Hall:
         task.add_done_callback(self._tasks.discard)
 
     async def _resume_unfinished(self) -> None:
-        """Load every unfinished game and let the computer move where it is to."""
+        """Load every unfinished game (loading one lets the computer move where it
+        is to, and starts the clock that runs: see :meth:`get`)."""
         for game_id in await self._in_db(self.store.game_ids, "playing"):
             try:
-                table = await self.get(game_id)
+                await self.get(game_id)
             except Refusal as error:
                 log.error("game %s cannot be resumed: %s", game_id, error.detail)
                 continue
-            self._computer_turn(table)
             await asyncio.sleep(0)  # requests come first
         log.info("unfinished games resumed")
 
@@ -459,9 +459,9 @@ class Hall:
             table = self._replay(stored)
             self.tables[game_id] = table
         # Should the process that owed the computer's move have died before posting
-        # it, whoever loads the game posts it (the same job, if it was posted).
-        self._computer_turn(table)
-        self._watch_clock(table)
+        # it, whoever loads the game posts it (the same job, if it was posted); and a
+        # running clock is watched here too.
+        self._carry_on(table)
         return table
 
     @staticmethod
@@ -555,8 +555,7 @@ class Hall:
         table.publish(update_message(table, fresh))
         # The process that moved posted the computer's move, if one is due; should it
         # have died before it could, this posts it (the same job if it did).
-        self._computer_turn(table)
-        self._watch_clock(table)
+        self._carry_on(table)
         return True
 
     async def _announce(self, table: Table, events: list[EventRow]) -> None:
@@ -661,8 +660,7 @@ class Hall:
         await self._announce(table, events)
         if kind == "draw-offer":
             self._computer_answers_draw(table, side.other)
-        self._computer_turn(table)
-        self._watch_clock(table)
+        self._carry_on(table)
 
     def _computer_answers_draw(self, table: Table, side: Side) -> None:
         """If the seat ``side`` offered a draw to is the computer's, let it answer
@@ -859,6 +857,12 @@ class Hall:
         )
         judged["version"] = version
         return judged
+
+    def _carry_on(self, table: Table) -> None:
+        """What follows a change to ``table`` (or its loading): the computer's move
+        posted if it is on turn, and the running clock watched."""
+        self._computer_turn(table)
+        self._watch_clock(table)
 
     def _computer_turn(self, table: Table) -> None:
         """If a computer seat is on turn, post its move as a job."""
