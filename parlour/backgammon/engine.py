@@ -104,7 +104,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
         state: State[BackgammonMove],
         level: int | None = None,
         rng: random.Random | None = None,
+        *,
+        seconds: float | None = None,
     ) -> BackgammonMove:
+        # ``seconds`` is not needed: every level's work is fixed, well under a second.
         state = _backgammon(state)
         level = self.check_level(self.default_level if level is None else level)
         rng = rng or random.Random()

@@ -46,7 +46,7 @@ import random
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Self
 
 from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult, mate_in
@@ -541,10 +541,17 @@ class CheckersEngine(Engine[Move]):
         raise ValueError(f"{step} is not a legal move here")
 
     def choose_move(
-        self, state: State[Move], level: int | None = None, rng: random.Random | None = None
+        self,
+        state: State[Move],
+        level: int | None = None,
+        rng: random.Random | None = None,
+        *,
+        seconds: float | None = None,
     ) -> Move:
         state = _checkers_state(state)
         plan = LEVELS[self.check_level(self.default_level if level is None else level)]
+        if seconds is not None and seconds < plan.seconds:
+            plan = replace(plan, seconds=seconds)
         legal = state.legal_moves()
         if not legal:
             raise ValueError("the game is over: there is no move to choose")

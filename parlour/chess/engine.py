@@ -1170,12 +1170,18 @@ class ChessEngine(Engine[Move]):
         return state
 
     def choose_move(
-        self, state: State[Move], level: int | None = None, rng: random.Random | None = None
+        self,
+        state: State[Move],
+        level: int | None = None,
+        rng: random.Random | None = None,
+        *,
+        seconds: float | None = None,
     ) -> Move:
         chess_state = self._chess_state(state)
         level = self.check_level(self.default_level if level is None else level)
         rng = rng or random.Random()
-        seconds, depth, margin = LEVELS[level]
+        level_seconds, depth, margin = LEVELS[level]
+        seconds = level_seconds if seconds is None else min(level_seconds, seconds)
         with self.lock:
             if margin:
                 result = self.searcher.search(

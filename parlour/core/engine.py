@@ -117,11 +117,17 @@ class Engine(ABC, Generic[Move]):
 
     @abstractmethod
     def choose_move(
-        self, state: State[Move], level: int | None = None, rng: random.Random | None = None
+        self,
+        state: State[Move],
+        level: int | None = None,
+        rng: random.Random | None = None,
+        *,
+        seconds: float | None = None,
     ) -> Move:
         """The move the engine plays at ``level`` (default :attr:`default_level`).
         ``rng`` drives the deliberate mistakes of the low levels, so a seeded game
-        can be replayed."""
+        can be replayed. ``seconds``, when given, caps the thinking below the
+        level's own time: the share of a clock the move may take."""
 
     @abstractmethod
     def hint(self, state: State[Move]) -> Hint[Move]:

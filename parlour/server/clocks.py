@@ -38,6 +38,15 @@ from parlour.core.protocol import Side
 #: The longest time control offered (seconds each), and increment or delay.
 MOST_BASE = 3 * 3600
 MOST_STEP = 180
+#: A computer player thinks for this share of its time left on each move (as
+#: engines manage a clock: about thirty moves still to come), plus most of its
+#: increment and all of its delay.
+SHARE_OF_TIME_LEFT = 1 / 30
+SHARE_OF_INCREMENT = 0.8
+#: Seconds a computer's move takes besides thinking: the worker's start, storing it.
+MOVE_OVERHEAD = 0.15
+#: The least a computer player thinks, however short its time.
+LEAST_THOUGHT = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +139,27 @@ class Clock:
     def left(self, side: Side, at: dt.datetime) -> float:
         """What ``side``, on turn since the last event, has left at ``at``."""
         return self.remaining[int(side)] - self.spent(at)
+
+    def thinking_time(self, side: Side, at: dt.datetime) -> float | None:
+        """How long a computer player at ``side``, on turn, may think at ``at``: a
+        share of its time left and most of its increment, never more than a third
+        of what is left (the delay, which costs nothing, on top); None before the
+        clocks start, when its move costs nothing.
+
+        >>> clock = Clock(TimeControl(60, increment=2), moves=[1, 1])
+        >>> now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+        >>> clock.since = now
+        >>> round(clock.thinking_time(Side.FIRST, now), 2)
+        3.45
+        >>> Clock(TimeControl(60)).thinking_time(Side.FIRST, now) is None
+        True
+        """
+        if not self.started:
+            return None
+        left = max(0.0, self.left(side, at))
+        share = left * SHARE_OF_TIME_LEFT + self.control.increment * SHARE_OF_INCREMENT
+        thought = min(share, left / 3) - MOVE_OVERHEAD
+        return max(LEAST_THOUGHT, thought) + self.control.delay
 
     def to_json(self, running: Side | None) -> dict[str, Any]:
         """The clocks as the wire sends them: each side's time in milliseconds as of

@@ -946,6 +946,8 @@ class Hall:
         than leave the game waiting for ever."""
         position = table.progress.state.to_text()
         seed = fairness.computer_seed(table, version)
+        clock = table.progress.clock
+        seconds = None if clock is None else clock.thinking_time(seat.side, dt.datetime.now(dt.UTC))
         if given_up:
             text = players.random_move(table.game, position, seed)
             await self.act_as(table, seat.side, "move", version, text)
@@ -961,6 +963,7 @@ class Hall:
                 table.rules,
                 position,
                 seed,
+                seconds,
             )
             await self.act_as(table, seat.side, "move", version, text)
         except Refusal as error:

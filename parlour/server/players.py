@@ -101,13 +101,16 @@ def game_under(game_target: registry.GameEntry, game_name: str, rules: dict[str,
     return registry.get_face(game_name).series(rules).game
 
 
-def engine_move(game: Game[Any], position: str, seed: int, level: int) -> str:
-    """The engine's move at ``level`` (its mistakes seeded, so a game replays)."""
+def engine_move(
+    game: Game[Any], position: str, seed: int, level: int, seconds: float | None = None
+) -> str:
+    """The engine's move at ``level`` (its mistakes seeded, so a game replays),
+    thought for at most ``seconds`` when a clock runs."""
     state = game.state_from_text(position)
     engine = _engine(game.name)
     if engine is None:
         raise ParlourError(f"{game.name} has no computer opponent")
-    move = engine.choose_move(state, level, random.Random(seed))
+    move = engine.choose_move(state, level, random.Random(seed), seconds=seconds)
     return state.move_to_text(move)
 
 
@@ -269,12 +272,14 @@ def think(
     rules: dict[str, Any],
     position: str,
     seed: int,
+    seconds: float | None = None,
 ) -> str:
     """What runs in the worker process: the game under its rules, then the level's
-    chooser."""
+    chooser (an engine within ``seconds``, the clock's share, when a clock runs)."""
     game = game_under(game_target, game_name, rules)
     if level_target.startswith(ENGINE):
-        return engine_move(game, position, seed, int(level_target.removeprefix(ENGINE)))
+        level = int(level_target.removeprefix(ENGINE))
+        return engine_move(game, position, seed, level, seconds)
     module_name, _, attribute = level_target.partition(":")
     chooser: Chooser = getattr(importlib.import_module(module_name), attribute)
     return chooser(game, position, seed)

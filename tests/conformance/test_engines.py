@@ -9,6 +9,7 @@ search and its deliberate-mistake code.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -47,3 +48,17 @@ def test_engine_plays_only_legal_moves(name: str) -> None:
         move = engine.choose_move(state, 1, rng)
         assert move in state.legal_moves(), f"{name}: illegal {move!r} in {before}"
         assert state.to_text() == before, f"{name}: the engine changed the position"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_strongest_level_keeps_within_the_seconds_it_is_given(name: str) -> None:
+    """A clock's share (``seconds``) caps even the strongest level's thinking."""
+    game = get_game(name)
+    engine = get_engine(game)
+    slowest = 0.0
+    for state in random_positions(game, seed=5, count=6):
+        started = time.perf_counter()
+        move = engine.choose_move(state, engine.strongest, random.Random(1), seconds=0.1)
+        slowest = max(slowest, time.perf_counter() - started)
+        assert move in state.legal_moves()
+    assert slowest < 0.6, f"{name}: a move took {slowest:.2f} s of the 0.1 s given"

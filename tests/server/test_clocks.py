@@ -121,3 +121,22 @@ def test_a_delay_is_spent_before_the_reserve() -> None:
     clock.moved(Side.FIRST, start + dt.timedelta(seconds=20))
     assert clock.remaining == [52, 60]
     assert TimeControl(300, 0, 12).label == "5+0, 12 s delay"
+
+
+def test_the_computer_thinks_within_its_clock(sqlite_url: str) -> None:
+    # Level 6 thinks 1.5 s a move: on a 4-second clock it would lose on time by its
+    # third move. With the clock running it takes a share of what it has left.
+    with serving(sqlite_url) as client:
+        table = new_table(
+            client, "chess", opponent="computer", side=0, level="6", clock={"base": 4}
+        )
+        game = table.game()
+        for _ in range(5):
+            game = play(table, game["legal_moves"][0])
+            deadline = time.monotonic() + 10
+            while (game := table.game())["turn"] != 0 and game["outcome"] is None:
+                assert time.monotonic() < deadline, "the computer did not move"
+                time.sleep(0.02)
+            assert game["outcome"] is None, game["outcome"]
+        computer_left = game["clock"]["remaining"][1]
+        assert computer_left > 2500, game["clock"]

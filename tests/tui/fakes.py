@@ -20,7 +20,12 @@ class FirstMoveEngine(Engine[Any]):
         self.calls = 0
 
     def choose_move(
-        self, state: State[Any], level: int | None = None, rng: random.Random | None = None
+        self,
+        state: State[Any],
+        level: int | None = None,
+        rng: random.Random | None = None,
+        *,
+        seconds: float | None = None,
     ) -> Any:
         self.calls += 1
         if not self.gate.wait(timeout=30):
