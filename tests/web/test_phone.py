@@ -46,6 +46,12 @@ def test_chess_by_taps(phone: Page) -> None:
 def test_backgammon_by_taps(phone: Page) -> None:
     start_game(phone, "backgammon", "local")
     fits_the_screen(phone)
+    # The board spans the screen and its frame is thin: a point is a fair target for
+    # a finger (it was 22 px wide on this screen).
+    point = phone.locator('#board .hit-area[data-point="6"]').bounding_box()
+    assert point is not None and point["width"] >= 26, point
+    board_box = phone.locator("#board svg").bounding_box()
+    assert board_box is not None and board_box["width"] >= 389, board_box
     board = phone.locator("#board")
     wait_my_turn(phone)
     if board.get_attribute("data-phase") == "cube":

@@ -13,6 +13,18 @@ import { keyboardFocus, svg } from "../svg.js";
 const W = 20; // a point's width
 const H = 100; // a point's height
 const R = 9.4; // a checker's radius
+// Across the board, left to right: a thin frame, six points, the bar, six points, the
+// trays. The frame and the trays are kept narrow so that on a phone, where the board
+// spans the screen, the points are as wide as they can be (27 px wide on a screen 390 px wide).
+const X0 = 3; // the left half's left edge
+const HALF = 6 * W;
+const BAR_X = X0 + HALF; // the bar's left edge
+const BAR_W = 20;
+const RIGHT_X = BAR_X + BAR_W; // the right half's left edge
+const TRAY_X = RIGHT_X + HALF + 3;
+const TRAY_W = 22;
+const WIDTH = TRAY_X + TRAY_W + 3;
+const BAR_MID = BAR_X + BAR_W / 2;
 
 /** Where point p (1..24, first side's numbering) is drawn: [x of its left edge, top?]. */
 /**
@@ -25,10 +37,10 @@ function spot(p, flipped) {
   const q = flipped ? 25 - p : p;
   if (q <= 12) {
     const k = q - 1;
-    return [k < 6 ? 270 - W * (k + 1) : 130 - W * (k - 5), false];
+    return [k < 6 ? RIGHT_X + HALF - W * (k + 1) : BAR_X - W * (k - 5), false];
   }
   const k = q - 13;
-  return [k < 6 ? 10 + W * k : 150 + W * (k - 6), true];
+  return [k < 6 ? X0 + W * k : RIGHT_X + W * (k - 6), true];
 }
 
 function checker(x, y, side, label) {
@@ -127,7 +139,7 @@ function slidePlay(game, ctx, root, layout, onPoint, flipped) {
       if (!node || typeof node.animate !== "function") continue;
       const circle = node.querySelector("circle");
       const [ex, ey] = [Number(circle?.getAttribute("cx")), Number(circle?.getAttribute("cy"))];
-      let sx = 140;
+      let sx = BAR_MID;
       let sy = 125; // from the bar
       if (typeof from === "number") {
         const [x, top] = spot(from, flipped);
@@ -147,19 +159,19 @@ export function renderBackgammon(game, ctx) {
   const layout = ctx.turn || board;
   const flipped = ctx.flipped;
   const options = ctx.turn ? ctx.turn.options : [];
-  const root = svg("svg", { viewBox: "0 0 320 250", class: "board backgammon", role: "application",
+  const root = svg("svg", { viewBox: `0 0 ${WIDTH} 250`, class: "board backgammon", role: "application",
     "aria-label": "backgammon board: arrow keys move along the points, Enter picks up and puts down, Shift+Enter moves by both dice" });
-  root.append(svg("rect", { x: 0, y: 0, width: 320, height: 250, rx: 6, class: "frame" }));
-  root.append(svg("rect", { x: 10, y: 10, width: 120, height: 230, class: "felt" }));
-  root.append(svg("rect", { x: 150, y: 10, width: 120, height: 230, class: "felt" }));
-  root.append(svg("rect", { x: 130, y: 10, width: 20, height: 230, class: "bar", "data-point": "bar" }));
+  root.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: 250, rx: 4, class: "frame" }));
+  root.append(svg("rect", { x: X0, y: 10, width: HALF, height: 230, class: "felt" }));
+  root.append(svg("rect", { x: RIGHT_X, y: 10, width: HALF, height: 230, class: "felt" }));
+  root.append(svg("rect", { x: BAR_X, y: 10, width: BAR_W, height: 230, class: "bar", "data-point": "bar" }));
   const bottomSide = flipped ? 1 : 0;
   // Whose numbering the points are labelled in: the player's own (the side at the
   // bottom), or at one screen the side to play's, as its moves are written.
   const numbering = typeof ctx.numbering === "number" ? ctx.numbering : bottomSide;
   const trays = svg("g", { class: "trays" });
-  trays.append(svg("rect", { x: 280, y: 10, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": 1 - bottomSide }));
-  trays.append(svg("rect", { x: 280, y: 140, width: 30, height: 100, class: "tray", "data-point": "off", "data-tray": bottomSide }));
+  trays.append(svg("rect", { x: TRAY_X, y: 10, width: TRAY_W, height: 100, class: "tray", "data-point": "off", "data-tray": 1 - bottomSide }));
+  trays.append(svg("rect", { x: TRAY_X, y: 140, width: TRAY_W, height: 100, class: "tray", "data-point": "off", "data-tray": bottomSide }));
   root.append(trays);
 
   const points = svg("g", { class: "points" });
@@ -187,15 +199,15 @@ export function renderBackgammon(game, ctx) {
     );
   }
   root.append(points, pieces);
-  marks.append(svg("rect", { x: 130, y: 10, width: 20, height: 230, class: "hit-area", "data-point": "bar" }));
-  marks.append(svg("rect", { x: 280, y: 10, width: 30, height: 230, class: "hit-area", "data-point": "off" }));
+  marks.append(svg("rect", { x: BAR_X, y: 10, width: BAR_W, height: 230, class: "hit-area", "data-point": "bar" }));
+  marks.append(svg("rect", { x: TRAY_X, y: 10, width: TRAY_W, height: 230, class: "hit-area", "data-point": "off" }));
 
   // The bar: the bottom player's checkers above the middle (they enter at the top).
   for (const side of [0, 1]) {
     const n = layout.bar[side];
     if (!n) continue;
     const up = side === bottomSide;
-    stack(pieces, 140, up ? 120 : 130, !up, n, side);
+    stack(pieces, BAR_MID, up ? 120 : 130, !up, n, side);
   }
   // Checkers borne off, as slabs in each player's tray.
   for (const side of [0, 1]) {
@@ -203,16 +215,16 @@ export function renderBackgammon(game, ctx) {
     const bottom = side === bottomSide;
     for (let i = 0; i < n; i++) {
       const y = bottom ? 236 - i * 6.4 : 10 + i * 6.4;
-      pieces.append(svg("rect", { x: 283, y, width: 24, height: 5.4, rx: 1.5, class: side === 0 ? "slab first" : "slab second" }));
+      pieces.append(svg("rect", { x: TRAY_X + 2, y, width: TRAY_W - 4, height: 5.4, rx: 1.5, class: side === 0 ? "slab first" : "slab second" }));
     }
-    if (n) pieces.append(svg("text", { x: 295, y: bottom ? 132 : 123, "text-anchor": "middle", class: "off-count" }, `${n} off`));
+    if (n) pieces.append(svg("text", { x: TRAY_X + TRAY_W / 2, y: bottom ? 132 : 123, "text-anchor": "middle", class: "off-count" }, `${n} off`));
   }
 
   // The cube: in the middle of the bar when centred, else by its owner.
   const cube = board.cube;
   let cubeY = 116;
   if (cube.owner !== null) cubeY = cube.owner === bottomSide ? 210 : 22;
-  const cubeX = cube.owner === null ? 131 : 131;
+  const cubeX = BAR_X + 1;
   if (!(cube.owner === null && (layout.bar[0] || layout.bar[1]))) {
     root.append(
       svg("g", { class: "cube", "data-cube": cube.value },
@@ -232,7 +244,7 @@ export function renderBackgammon(game, ctx) {
     const all = a === b ? [a, a, a, a] : [a, b];
     const left = [...(ctx.turn && ctx.turn.dice_left ? ctx.turn.dice_left : all)];
     const width = all.length * 24 - 6;
-    const x0 = (board.mover === 0 ? 210 : 70) - width / 2;
+    const x0 = (board.mover === 0 ? RIGHT_X : X0) + HALF / 2 - width / 2;
     all.forEach((value, i) => {
       const at = left.indexOf(value);
       if (at >= 0) left.splice(at, 1);
@@ -271,11 +283,11 @@ export function renderBackgammon(game, ctx) {
     if (where === "bar") {
       const side = board.mover;
       const up = side === bottomSide;
-      return { x: 130, y: up ? 70 : 130, width: 20, height: 50 };
+      return { x: BAR_X, y: up ? 70 : 130, width: BAR_W, height: 50 };
     }
     if (where === "off") {
       const bottom = board.mover === bottomSide;
-      return { x: 280, y: bottom ? 140 : 10, width: 30, height: 100 };
+      return { x: TRAY_X, y: bottom ? 140 : 10, width: TRAY_W, height: 100 };
     }
     const [x, top] = spot(Number(where), flipped);
     return { x, y: top ? 10 : 140, width: W, height: H };
