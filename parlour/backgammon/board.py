@@ -1000,6 +1000,16 @@ def _single_moves(position: Position, die: int) -> list[CheckerMove]:
     ]
 
 
+def checker_moves(position: Position, die: int) -> list[CheckerMove]:
+    """Every move of one checker by ``die`` that the board allows on its own, whether
+    or not a whole legal play can contain it (the rules on using the dice aside).
+
+    >>> [str(move) for move in checker_moves(Position.start(), 6)]
+    ['24/18', '13/7', '8/2']
+    """
+    return _single_moves(position, die)
+
+
 def _dice_list(first: int, second: int) -> tuple[int, ...]:
     return (first,) * 4 if first == second else tuple(sorted((first, second), reverse=True))
 

@@ -26,7 +26,14 @@ import datetime
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from parlour.backgammon.board import BAR, OFF, CheckerMove, Position
+from parlour.backgammon.board import (
+    BAR,
+    OFF,
+    CheckerMove,
+    Position,
+    checker_moves,
+    explain_illegal_play,
+)
 from parlour.backgammon.match import BackgammonMatch, BackgammonSeries, series
 from parlour.backgammon.matchfile import read_mat, write_mat
 from parlour.backgammon.rules import BACKGAMMON, BackgammonState, Phase, TurnBuilder
@@ -122,8 +129,9 @@ def board(state: BackgammonState) -> BoardData:
     data["notes"] = {}
     data["last_play"] = _last_play(state)
     if state.phase is Phase.PLAY and not state.is_over():
-        data["steps"] = [_step_json(step, mover) for step in TurnBuilder(state).options()]
-        data["notes"] = _point_notes(data, mover, data["steps"])
+        turn = TurnBuilder(state)
+        data["steps"] = [_step_json(step, mover) for step in turn.options()]
+        data["notes"] = _point_notes(data, turn, data["steps"])
     return data
 
 
@@ -137,12 +145,29 @@ def _last_play(state: BackgammonState) -> list[int | str]:
     return []
 
 
+_HELD = (
+    "That checker cannot move with the dice left (the points it would reach are closed, "
+    "or it may not bear off yet)."
+)
+
+
 def _point_notes(
-    layout: Mapping[str, Any], mover: Side, options: list[dict[str, Any]]
+    layout: Mapping[str, Any], turn: TurnBuilder, options: list[dict[str, Any]]
 ) -> dict[str, str]:
     """Why no checker moves from each point the mover may not move from now (first
-    side's numbering), in a player's words, for a board to say when it is clicked."""
+    side's numbering), in a player's words, for a board to say when it is clicked:
+    for a checker the dice could move, the rule that forbids it (the higher die, say)."""
+    mover = turn.state.mover
     sources = {str(option["from"]) for option in options}
+    forbidden = {}  # a checker the board lets move by a die left, though the rules do not
+    for die in sorted(set(dice_left(turn.dice, turn.steps)), reverse=True):
+        for move in checker_moves(turn.position, die):
+            where = str(_absolute(move.start, mover))
+            if where in sources or where in forbidden:
+                continue
+            error = explain_illegal_play(turn.start, turn.dice, [*turn.steps, move])
+            if error.rule not in ("legal", "illegal"):
+                forbidden[where] = f"Not {move}: {error}."
     notes = {}
     for point in range(1, 25):
         if str(point) in sources:
@@ -155,10 +180,7 @@ def _point_notes(
         elif layout["bar"][mover]:
             notes[str(point)] = "A checker on the bar must come in before any other checker moves."
         else:
-            notes[str(point)] = (
-                "That checker cannot move with these dice (or moving it would leave a die "
-                "unplayed that must be used)."
-            )
+            notes[str(point)] = forbidden.get(str(point), _HELD)
     return notes
 
 
@@ -222,7 +244,7 @@ def steps(state: BackgammonState, texts: list[str]) -> dict[str, Any]:
     assert state.dice is not None
     data["dice_left"] = dice_left(state.dice, turn.steps)
     data["play"] = state.move_to_text(turn.play()) if complete else None
-    data["notes"] = _point_notes(data, mover, data["options"])
+    data["notes"] = _point_notes(data, turn, data["options"])
     data["info"] = _info(state, data)
     return data
 
@@ -320,7 +342,31 @@ def _info(state: BackgammonState, layout: Mapping[str, Any]) -> list[dict[str, s
     if state.dice is not None and state.phase is Phase.PLAY:
         dice = state.dice
         lines.append({"id": "dice", "text": f"{names[state.mover]} rolled {dice[0]}-{dice[1]}"})
+        partly = _partly_playable(state)
+        if partly:
+            lines.append({"id": "dice-rule", "text": partly})
     return lines
+
+
+def _partly_playable(state: BackgammonState) -> str | None:
+    """What the rules let be played of a roll that cannot be played in full, in a
+    player's words (None when all of it can be, or none of it)."""
+    assert state.dice is not None
+    first, second = state.dice
+    plays = [move for move in state.legal_moves() if isinstance(move, tuple)]
+    used = max((len(play) for play in plays), default=0)
+    if used == 0 or used == (4 if first == second else 2):
+        return None
+    if first == second:
+        return f"Only {used} of the four {first}s can be played."
+    left = dice_left(state.dice, list(plays[0]))[0]
+    played = first + second - left
+    if played > left and checker_moves(state.position, left):
+        return (
+            f"Only one die can be played: the {played}. When either could be played "
+            "but not both, the higher one must be."
+        )
+    return f"Only one die can be played: the {played}."
 
 
 def _automatic_doubles(state: BackgammonState) -> int:

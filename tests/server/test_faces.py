@@ -7,9 +7,12 @@ from __future__ import annotations
 import random
 
 import chess
+import gnubg_nn
 
+from parlour.backgammon.board import Position
 from parlour.backgammon.face import board as backgammon_board
-from parlour.backgammon.face import steps
+from parlour.backgammon.face import page, steps
+from parlour.backgammon.notation import MatchId, match_id, position_id
 from parlour.backgammon.rules import BACKGAMMON, BackgammonState, Phase
 from parlour.checkers.face import board as checkers_board
 from parlour.checkers.rules import CHECKERS
@@ -81,8 +84,6 @@ def test_backgammon_steps_reach_exactly_the_legal_plays() -> None:
 
 
 def test_backgammon_page_offers_the_cube_and_dice_as_buttons_and_explains_points() -> None:
-    from parlour.backgammon.face import page
-
     state = BACKGAMMON.new_state()
     state.play("31")
     state.play("8/5 6/5")  # Black is to roll or double
@@ -145,3 +146,54 @@ def test_every_export_carries_the_date_it_was_written() -> None:
         series = face.series({})
         written = face.export([series.first()], ("Ann", "Bob"))
         assert written is not None and tag in written.text, name
+
+
+def _gnubg_agrees(state: BackgammonState) -> None:
+    """Our legal plays of ``state`` are gnubg's (its neural-net module, the oracle)."""
+    position = state.position
+    assert state.dice is not None
+    ours = {state.position.apply(play) for play in state.legal_moves() if isinstance(play, tuple)}
+    keys = gnubg_nn.moves([list(position.opponent), list(position.mover)], *state.dice)
+    theirs = {tuple(map(tuple, gnubg_nn.board_from_position_key(key))) for key in keys}
+    assert {(p.opponent, p.mover) for p in ours} == theirs
+
+
+def test_a_checker_the_dice_could_move_says_which_rule_holds_it() -> None:
+    # White 6-1: 10/4 is open, but after it no 1 could be played; 8/2/1 plays both.
+    state = BACKGAMMON.state_from_text("/wEAMwz/H5AAAA:MAEHAAAAAAAA")
+    _gnubg_agrees(state)
+    assert [state.move_to_text(play) for play in state.legal_moves()] == ["8/1"]
+    notes = backgammon_board(state)["notes"]
+    assert notes["10"] == "Not 10/4: both dice must be used when possible."
+    assert notes["1"].startswith("That checker cannot move with the dice left")
+    assert not any(line["id"] == "dice-rule" for line in page(state)["info"])
+
+
+def test_a_roll_only_partly_playable_is_said_in_the_panel() -> None:
+    # White 6-1: the checker on 20 may go 20/14 or 20/19, not both: the 6, by rule.
+    state = BACKGAMMON.state_from_text("2wAGAP5/AAAEAA:MAEHAAAAAAAA")
+    _gnubg_agrees(state)
+    rule = [line["text"] for line in page(state)["info"] if line["id"] == "dice-rule"]
+    assert rule == [
+        "Only one die can be played: the 6. When either could be played but not both, "
+        "the higher one must be."
+    ]
+    # After its one step the turn is complete, and the panel still says why.
+    turn = steps(state, ["20/14"])
+    assert turn["complete"] and turn["play"] == "20/14"
+    # A double of which only some can be played: White's lone runner, 4-4, can
+    # reach 20 and 16 only (12 is closed).
+    doubled = BACKGAMMON.state_from_text(_white_to_play({24: 1, 1: 14}, {12: 2, 22: 2}, (4, 4)))
+    _gnubg_agrees(doubled)
+    rule = [line["text"] for line in page(doubled)["info"] if line["id"] == "dice-rule"]
+    assert rule == ["Only 2 of the four 4s can be played."]
+
+
+def _white_to_play(mover: dict[int, int], opponent: dict[int, int], dice: tuple[int, int]) -> str:
+    """The Position ID:Match ID of White on roll with ``dice``; points in White's numbering."""
+    ours, theirs = [0] * 25, [0] * 25
+    for point, count in mover.items():
+        ours[point - 1] = count
+    for point, count in opponent.items():
+        theirs[24 - point] = count
+    return f"{position_id(Position(tuple(ours), tuple(theirs)))}:{match_id(MatchId(dice=dice))}"

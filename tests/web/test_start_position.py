@@ -95,3 +95,35 @@ def test_the_open_disclosures_have_no_serious_violation(checked: Page) -> None:
         checked.get_by_test_id(f"{game}-start-from").locator("summary").click()
         expect(checked.get_by_test_id(f"{game}-position")).to_be_visible()
     assert violations(checked) == []
+
+
+#: White to play 6-1 with one checker outside its home board, on its 20-point: it
+#: can move by either die but not by both (13 and 19 are closed in turn), so the
+#: rules say the 6.
+HIGHER_DIE = "2wAGAP5/AAAEAA:MAEHAAAAAAAA"
+
+
+def test_a_roll_only_partly_playable_is_explained(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("backgammon-opponent-local").check()
+    paste(page, "backgammon", HIGHER_DIE)
+    page.get_by_test_id("backgammon-start").click()
+    expect(page.locator("#board[data-version]")).to_be_visible()
+    settle(page)
+    expect(page.get_by_test_id("dice-rule")).to_have_text(
+        "Only one die can be played: the 6. When either could be played but not both, "
+        "the higher one must be."
+    )
+    # The checkers at home cannot move (they may not bear off yet), and say so.
+    page.locator('#board .hit-area[data-point="1"]').click()
+    expect(page.get_by_test_id("message")).to_contain_text("may not bear off yet")
+    # Typing the 1 instead is refused by the rule's name, and nothing moves.
+    page.get_by_placeholder("e.g. 24/18 13/11").fill("20/19")
+    page.get_by_placeholder("e.g. 24/18 13/11").press("Enter")
+    expect(page.get_by_test_id("message")).to_contain_text(
+        "the higher die must be played when only one can be"
+    )
+    assert version(page) == 0
+    # The checker on 20 has one move: a click plays it.
+    page.locator('#board .hit-area[data-point="20"]').click()
+    expect(page.get_by_test_id("bg-confirm")).to_have_text("Confirm 20/14")
