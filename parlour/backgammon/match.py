@@ -117,7 +117,10 @@ class MatchPlay:
 
     ``score`` is the match score before the next game; ``crawford_game`` says that
     the next game is the Crawford game (nobody may double in it); ``post_crawford``
-    that the Crawford game has been played.
+    that the Crawford game has been played. A match taken up part-way (from a
+    position of gnubg's) starts at ``opening``, its first game here the Crawford
+    game if ``opening_crawford``; a player already within one point of winning
+    otherwise means the Crawford game was played before.
 
     >>> match = MatchPlay(5)
     >>> match.record(Side.SECOND, 4)
@@ -126,16 +129,27 @@ class MatchPlay:
     >>> match.record(Side.FIRST, 1)
     >>> match.crawford_game, match.post_crawford, match.score
     (False, True, (1, 4))
+    >>> later = MatchPlay(5, opening=(4, 2))
+    >>> later.crawford_game, later.post_crawford
+    (False, True)
     """
 
     length: int
     options: CubeOptions = field(default_factory=CubeOptions)
     games: list[GameResult] = field(default_factory=list)
+    opening: tuple[int, int] = (0, 0)
+    opening_crawford: bool = False
 
     def __post_init__(self) -> None:
         if self.length < 1:
             raise ValueError("a match is played to 1 point or more")
         check_match_rules(self.length, self.options)
+        if not all(0 <= points < self.length for points in self.opening):
+            raise ValueError(
+                f"a {self.length}-point match cannot stand at {self.opening[0]}-{self.opening[1]}"
+            )
+        if self.opening_crawford and self.length - 1 not in self.opening:
+            raise ValueError("the Crawford game comes when a player needs one point")
 
     @property
     def match_length(self) -> int:
@@ -143,7 +157,7 @@ class MatchPlay:
 
     @property
     def score(self) -> tuple[int, int]:
-        won = [0, 0]
+        won = list(self.opening)
         for game in self.games:
             won[game.winner] += game.points
         return won[0], won[1]
@@ -162,8 +176,10 @@ class MatchPlay:
 
     def _crawford_index(self) -> int | None:
         """The number of the game (0-based) that is the Crawford game, if a side has
-        come within one point of winning yet."""
-        won = [0, 0]
+        come within one point of winning yet (-1: before the first game here)."""
+        won = list(self.opening)
+        if self.length - 1 in won:
+            return 0 if self.opening_crawford else -1
         for index, game in enumerate(self.games):
             won[game.winner] += game.points
             if max(won) >= self.length:
@@ -207,12 +223,20 @@ class BackgammonMatch:
     """
 
     def __init__(
-        self, match_length: int = 0, *, options: CubeOptions | None = None, stake: int = 1
+        self,
+        match_length: int = 0,
+        *,
+        options: CubeOptions | None = None,
+        stake: int = 1,
+        opening: tuple[int, int] = (0, 0),
+        opening_crawford: bool = False,
     ) -> None:
         options = options or CubeOptions()
         self.game = BACKGAMMON if options == BACKGAMMON.options else BackgammonGame(options)
         self.scores: MatchPlay | MoneyPlay = (
-            MatchPlay(match_length, options) if match_length else MoneyPlay(stake, options)
+            MatchPlay(match_length, options, opening=opening, opening_crawford=opening_crawford)
+            if match_length
+            else MoneyPlay(stake, options)
         )
         self.games: list[BackgammonState] = []
 
@@ -262,13 +286,20 @@ class BackgammonMatch:
         options: CubeOptions | None = None,
     ) -> BackgammonMatch:
         """The match made of ``games`` (all but the last over), scored. Its length and
-        rules are the first game's unless given (they must be given for no games)."""
+        rules are the first game's unless given (they must be given for no games);
+        its score starts at the first game's (a match taken up part-way)."""
         if match_length is None or options is None:
             if not games:
                 raise ValueError("a match of no games needs its length and rules")
             match_length = games[0].match_length if match_length is None else match_length
             options = games[0].options if options is None else options
-        match = cls(match_length, options=options)
+        first = games[0] if games and match_length else None
+        match = cls(
+            match_length,
+            options=options,
+            opening=first.score if first else (0, 0),
+            opening_crawford=first.crawford if first else False,
+        )
         for game in games:
             match.games.append(game)
             match.finish()
@@ -333,9 +364,9 @@ class BackgammonSeries:
         return BackgammonMatch.of_games(games, self.match_length, self.options)
 
     def cannot_begin_at(self, state: State[Any]) -> str | None:
-        """A series begins at 0-0 in its own kind of play: a position of another
-        match length, at a score, or marked as the Crawford game cannot begin it
-        (the series counts its score from its first game)."""
+        """A series begins in its own kind of play: a position of another match
+        length cannot begin it, nor one of money play with a score. A match may
+        be taken up at the position's score (and Crawford game)."""
 
         def play(length: int) -> str:
             return "money play" if length == 0 else f"a {length}-point match"
@@ -347,21 +378,19 @@ class BackgammonSeries:
                 f"it is from {play(state.match_length)}, but {play(self.match_length)} "
                 f"was chosen; choose {play(state.match_length)} to play on from it"
             )
-        if tuple(state.score) != (0, 0):
+        if self.match_length == 0 and tuple(state.score) != (0, 0):
             score = "-".join(str(points) for points in state.score)
-            return f"its score is {score}, and a match (or money session) here starts at 0-0"
-        if state.crawford:
-            return "it is marked as the Crawford game, which the first game of a match is not"
+            return f"its score is {score}, and a money session here starts at 0-0"
+        if state.crawford and self.match_length == 1:
+            return "it is marked as the Crawford game, which a 1-point match has not"
         return None
 
-    def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any]:
-        """The score after the finished games (points won, for money), each game's
-        result, and whether the match is over and who won it."""
-        match = self._match_of(finished)
+    def summary(self, games: Sequence[State[Any]]) -> dict[str, Any]:
+        """The score after the games finished of ``games`` (points won, for money),
+        each finished game's result, and whether the match is over and who won it."""
+        match = self._match_of(games)
         scores = match.scores
-        won = [0, 0]
-        for result in scores.games:
-            won[result.winner] += result.points
+        won = list(scores.score if isinstance(scores, MatchPlay) else scores.points)
         winner = scores.winner if isinstance(scores, MatchPlay) else None
         return {
             "kind": "match" if match.match_length else "money",

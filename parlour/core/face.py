@@ -145,9 +145,11 @@ class Series(Protocol):
         when the series is over."""
         ...
 
-    def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any] | None:
-        """What a page shows of the series after ``finished`` while the game in play
-        goes on (the score, the games so far), or None for a lone game."""
+    def summary(self, games: Sequence[State[Any]]) -> dict[str, Any] | None:
+        """What a page shows of the series after ``games`` (every game so far, the
+        last perhaps still in play, which counts once it is over): the score, the
+        games finished, or None for a lone game. A backgammon match taken up
+        part-way counts from its first game's score."""
         ...
 
     def cannot_begin_at(self, state: State[Any]) -> str | None:
@@ -170,7 +172,7 @@ class OneGame:
     def next(self, finished: Sequence[State[Any]]) -> State[Any] | None:
         return None
 
-    def summary(self, finished: Sequence[State[Any]]) -> dict[str, Any] | None:
+    def summary(self, games: Sequence[State[Any]]) -> dict[str, Any] | None:
         return None
 
     def cannot_begin_at(self, state: State[Any]) -> str | None:

@@ -1072,7 +1072,7 @@ def start_position(series: Series, text: str) -> State[Any]:
     read and checked by the game's rules; BadRequest (``bad-start``) naming what is
     wrong when the rules refuse it, when the game is already over in it, or when the
     series cannot begin there (a backgammon position of another match length than
-    the one chosen, or at a match score: a series here starts at 0-0).
+    the one chosen, or a money position with a score: money play starts at 0-0).
 
     The position is the one its normalised text reads back as, which is what the
     stored game (and so a restarted server) begins from."""

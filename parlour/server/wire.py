@@ -130,8 +130,7 @@ def outcome_json(game: Game[Any], outcome: Outcome) -> dict[str, Any]:
 def series_json(progress: Progress) -> dict[str, Any] | None:
     """The match so far (None for a lone game): the score counting the game in play
     once it is over, and whether a next game may be started."""
-    done = (*progress.finished, progress.state) if progress.state.is_over() else progress.finished
-    summary = progress.series.summary(done)
+    summary = progress.series.summary((*progress.finished, progress.state))
     if summary is not None:
         summary["game_number"] = len(progress.finished) + 1
         summary["next_game"] = progress.next_game() is not None

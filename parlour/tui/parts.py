@@ -64,7 +64,7 @@ def series_lines(session: Session) -> list[str]:
     finished = list(session.earlier_states)
     if session.state.is_over():
         finished.append(session.state)
-    summary = session.series.summary(finished)
+    summary = session.series.summary([*session.earlier_states, session.state])
     if summary is None:
         return []
     names = session.game.side_names

@@ -158,7 +158,7 @@ const POSITION_TEXT = {
   },
   backgammon: {
     name: "GNU Backgammon Position ID:Match ID",
-    note: "As GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA:cIkWAAAAAAAA (the Position ID alone is money play). A match starts at 0-0: choose its length under Rules.",
+    note: "As GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA:cIkWAAAAAAAA (the Position ID alone is money play). A match goes on from the Match ID's score: choose its length under Rules.",
   },
 };
 

@@ -16,7 +16,8 @@ from parlour.backgammon.cube import (
     game_points,
     win_reason,
 )
-from parlour.backgammon.match import MatchPlay, MoneyPlay
+from parlour.backgammon.match import MatchPlay, MoneyPlay, series
+from parlour.backgammon.rules import BACKGAMMON as THE_GAME
 from parlour.core.protocol import Side
 
 FIRST, SECOND = Side.FIRST, Side.SECOND
@@ -133,3 +134,39 @@ def test_money_only_options_are_refused_in_a_match() -> None:
         MatchPlay(7, CubeOptions(jacoby=True))
     with pytest.raises(ValueError, match="1 point or more"):
         MatchPlay(0)
+
+
+def test_a_match_taken_up_part_way_keeps_its_score_and_crawford_game() -> None:
+    # 3-4 to 5, the Crawford game: the second side needs one point.
+    match = MatchPlay(5, opening=(3, 4), opening_crawford=True)
+    assert match.score == (3, 4) and match.crawford_game and not match.post_crawford
+    match.record(FIRST, 1)  # 4-4: the next game is post-Crawford
+    assert match.score == (4, 4) and not match.crawford_game and match.post_crawford
+    # 4-2 without the flag: the Crawford game was played before this position.
+    later = MatchPlay(5, opening=(4, 2))
+    assert not later.crawford_game and later.post_crawford
+    # 1-2, nobody near: the Crawford game comes as usual.
+    early = MatchPlay(5, opening=(1, 2))
+    early.record(SECOND, 2)
+    assert early.score == (1, 4) and early.crawford_game
+    with pytest.raises(ValueError, match="cannot stand at 5-0"):
+        MatchPlay(5, opening=(5, 0))
+    with pytest.raises(ValueError, match="needs one point"):
+        MatchPlay(5, opening=(1, 2), opening_crawford=True)
+
+
+def test_a_series_begun_at_a_score_goes_on_from_it() -> None:
+    five = series({"match_length": 5})
+    # A 5-point match at 2-4, the Crawford game (gnubg's Match ID), White to roll.
+    start = THE_GAME.state_from_text("4HPwATDgc/ABMA:sAGgACAAIAAA")
+    assert (start.match_length, start.score, start.crawford) == (5, (2, 4), True)
+    assert five.cannot_begin_at(start) is None
+    start.play("resign")  # White gives up a single game: 2-5, Black has won
+    start.play("accept")
+    summary = five.summary([start])
+    assert summary["points"] == [2, 5] and summary["over"] and summary["winner"] == 1
+    assert five.next([start]) is None
+    # Money play keeps no score: a money position with one is refused.
+    assert "money session here starts at 0-0" in str(
+        series({}).cannot_begin_at(THE_GAME.state_from_text("4HPwATDgc/ABMA:MAEAACAAIAAA"))
+    )

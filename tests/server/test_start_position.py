@@ -227,6 +227,23 @@ def test_the_dice_of_a_match_begun_from_a_position_are_verified(
     assert not check_record(dict(record, start=None)).ok
 
 
+def test_a_match_taken_up_at_a_score(sqlite_url: str) -> None:
+    # 5-point match, 3-4 and the Crawford game: the server plays on from that score.
+    start = _bg(MatchId(match_length=5, score=(3, 4), crawford=True))
+    with serving(sqlite_url) as client:
+        table = new_table(
+            client, "backgammon", opponent="local", rules={"match_length": 5}, start=start
+        )
+        game = table.game()
+        assert game["series"]["points"] == [3, 4] and game["series"]["match_length"] == 5
+        assert game["board"]["score"] == [3, 4] and game["board"]["crawford"]
+        assert "double" not in game["legal_moves"]  # the Crawford game
+        game = table.act(0, "move", game["version"], "resign").json()
+        game = table.act(1, "move", game["version"], "accept").json()
+        assert game["series"]["points"] == [3, 5] and game["series"]["over"]
+        assert game["series"]["winner"] == 1
+
+
 # -- refusals -------------------------------------------------------------------------
 
 
@@ -264,11 +281,10 @@ BAD_STARTS: list[tuple[str, str, dict[str, Any], str]] = [
     ),
     (
         "backgammon",
-        _bg(MatchId(match_length=5, score=(2, 1))),
-        {"match_length": 5},
-        "its score is 2-1, and a match (or money session) here starts at 0-0",
+        _bg(MatchId(score=(3, 2))),
+        {},
+        "its score is 3-2, and a money session here starts at 0-0",
     ),
-    ("backgammon", _bg(MatchId(score=(3, 2))), {}, "its score is 3-2"),
     (
         "backgammon",
         _bg(MatchId(match_length=7)),
@@ -285,7 +301,7 @@ BAD_STARTS: list[tuple[str, str, dict[str, Any], str]] = [
         "backgammon",
         _bg(MatchId(match_length=1, crawford=True)),
         {"match_length": 1},
-        "the Crawford game",
+        "the Crawford game, which a 1-point match has not",
     ),
     (
         "backgammon",
