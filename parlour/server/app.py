@@ -115,6 +115,7 @@ from parlour.server.errors import (
     RulesRefuse,
     TimedOut,
     TooLarge,
+    Unavailable,
     http_status,
     ws_close_code,
     ws_error,
@@ -407,6 +408,11 @@ async def list_games(request: Request) -> Response:
             listed.append(summary_json(await hall.get(game_id)))
         except NotFound:
             continue  # a game this server does not have (another server's, say)
+        except Unavailable as error:
+            if error.code != "unreadable-game":
+                raise  # the database away: the whole list waits for it
+            # One game whose log no longer replays does not hide the others.
+            listed.append({"id": game_id, "status": "unreadable", "detail": error.detail})
     return JSONResponse({"games": listed})
 
 

@@ -111,7 +111,10 @@ def summary_json(table: Table) -> dict[str, Any]:
         "opponent": table.options.get("opponent"),
         "players": [seat["player"] for seat in data["seats"]],
         "levels": [seat["level"] for seat in data["seats"]],
-        "moves": len(data["moves"]),
+        # What the players did: not the dice thrown, nor a backgammon player's roll.
+        "moves": sum(
+            1 for move in data["moves"] if move["side"] is not None and move["text"] != "roll"
+        ),
         "last_change": last,
         "clock": None if data["clock"] is None else data["clock"]["label"],
     }

@@ -69,6 +69,22 @@ function readList(key) {
 /** The most games this browser lists (the newest kept). */
 const MOST_REMEMBERED = 100;
 
+/** @type {Promise<any> | null} */
+let offered = null;
+
+/**
+ * The games this server offers (``GET /api/catalogue``), asked once while the page
+ * lives: the home page and the board editor both need it.
+ * @returns {Promise<any>}
+ */
+export function gamesOffered() {
+  offered ??= api("/api/catalogue").catch((error) => {
+    offered = null; // asked again next time
+    throw error;
+  });
+  return offered;
+}
+
 export const store = {
   /**
    * The seats this browser holds in a game.

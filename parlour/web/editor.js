@@ -5,7 +5,7 @@
 // can be read; the server checks the position by the game's rules when the game is
 // made, and its refusal is shown here, on the editor.
 
-import { api, openGame, store } from "./api.js";
+import { api, gamesOffered, openGame, store } from "./api.js";
 import { coordinates as chessCoordinates, drawPiece as drawChessman } from "./boards/chess.js";
 import { drawPiece as drawCheckersPiece, numbers, place as checkersPlace, squareAt as checkersSquareAt } from "./boards/checkers.js";
 import { squareBoard } from "./boards/squares.js";
@@ -312,7 +312,7 @@ export async function showEditor(name) {
   main.replaceChildren(h("p", {}, "Loading…"));
   let catalogue;
   try {
-    catalogue = await api("/api/catalogue");
+    catalogue = await gamesOffered();
   } catch (error) {
     main.replaceChildren(h("p", { class: "error" }, `The server did not answer: ${error instanceof Error ? error.message : error}`));
     return;

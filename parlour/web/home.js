@@ -4,7 +4,7 @@
 // stay in this browser's localStorage; only that device link, made on request and
 // read by the page (a URL's #fragment never reaches the server), carries them.
 
-import { api, openGame, store } from "./api.js";
+import { api, gamesOffered, openGame, store } from "./api.js";
 import { h, mainArea } from "./dom.js";
 
 /** The home page: a card per game, and the recent games. */
@@ -14,7 +14,7 @@ export async function showHome() {
   main.replaceChildren(h("p", {}, "Loading…"));
   let catalogue;
   try {
-    catalogue = await api("/api/catalogue");
+    catalogue = await gamesOffered();
   } catch (error) {
     main.replaceChildren(h("p", { class: "error" }, `The server did not answer: ${error instanceof Error ? error.message : error}`));
     return;
@@ -61,6 +61,10 @@ function yourGames() {
         const state = /** @type {HTMLElement} */ (item.querySelector(".game-state"));
         if (!game) {
           state.textContent = "(not on this server)";
+          continue;
+        }
+        if (game.status === "unreadable") {
+          state.textContent = "(cannot be shown: its record no longer replays)";
           continue;
         }
         const [words, kind] = standing(game, store.seats(game.id).map((s) => s.side));

@@ -324,11 +324,29 @@ def test_friends_play_a_rematch_with_the_colours_swapped(sqlite_url: str) -> Non
 def test_a_list_of_games_answers_each_known_one(sqlite_url: str) -> None:
     with serving(sqlite_url) as client:
         one = new_table(client, opponent="local")
-        two = new_table(client, "chess", opponent="computer", level="random")
+        two = new_table(client, "chess", opponent="local")
+        two.move(0)  # a first move, to spoil below
         listed = client.get(f"/api/games?ids={one.id},nosuchgame,{two.id},{one.id}").json()
         assert [game["id"] for game in listed["games"]] == [one.id, two.id]
-        assert listed["games"][1]["players"] == ["human", "computer"]
+        assert listed["games"][1]["players"] == ["human", "human"]
+        # Moves as players count them: the race's first throw of the dice is none.
+        assert [game["moves"] for game in listed["games"]] == [0, 1]
         assert listed["games"][1]["title"] == "Chess"
         for bad in ("", "?ids=", "?ids=" + ",".join(["x"] * 51), "?ids=" + "y" * 40):
             response = client.get(f"/api/games{bad}")
             assert response.status_code == 400, (bad, response.text)
+    # A game whose stored log no longer replays (a move changed by hand in the
+    # database) is named as unreadable; the others are listed as ever.
+    store = Store(sqlite_url)
+    try:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(
+                "UPDATE events SET payload = 'e5' WHERE game_id = ? AND version = 1", (two.id,)
+            )
+    finally:
+        store.close()
+    with serving(sqlite_url) as client:
+        listed = client.get(f"/api/games?ids={one.id},{two.id}").json()["games"]
+        assert [game["id"] for game in listed] == [one.id, two.id]
+        assert listed[1]["status"] == "unreadable" and "cannot be rebuilt" in listed[1]["detail"]
+        assert listed[0]["title"] == "Race to ten"
