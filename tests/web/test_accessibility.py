@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.helpers import start_game, violations, wait_for_version
+from tests.web.helpers import settle, start_game, violations, wait_for_version
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -146,6 +146,7 @@ def test_backgammon_is_played_by_keyboard(checked: Page) -> None:
     go_to(source)
     expect(announcer).to_contain_text("checker")
     checked.keyboard.press("Enter")
+    settle(checked)  # a checker with one way to go has moved (its step asked of the server)
     if board.get_attribute("data-steps") == "0":  # several ways to go: pick where
         target = checked.locator("#board .dest-area").first.get_attribute("data-dest")
         assert target is not None
