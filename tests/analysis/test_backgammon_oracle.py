@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -134,18 +135,23 @@ def compared(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[float, Move
     match_path = folder / "match.mat"
     beginner_match(MATCH_SEED, match_path)
     paths.append(match_path)
-    theirs = iter(gnubg_losses(paths, folder))
+    games = [
+        game
+        for path in paths
+        for game in get_face("backgammon").read_games(path.read_text())[0].games
+    ]
+    with ThreadPoolExecutor(1) as pool:
+        asked = pool.submit(gnubg_losses, paths, folder)  # gnubg works beside the coach
+        reviews = [analyse_game(game) for game in games]
+        theirs = asked.result()
+    assert len(theirs) == len(reviews)
     rows = []
-    for path in paths:
-        (recorded,) = get_face("backgammon").read_games(path.read_text())
-        for game in recorded.games:
-            review = analyse_game(game)
-            plays = [move for move in review.moves if move.kind == "move"]
-            their_plays = next(theirs)
-            assert len(plays) == len(their_plays)
-            for play, (_, loss) in zip(plays, their_plays, strict=True):
-                if loss is not None and not play.forced:
-                    rows.append((loss, play))
+    for review, their_plays in zip(reviews, theirs, strict=True):
+        plays = [move for move in review.moves if move.kind == "move"]
+        assert len(plays) == len(their_plays)
+        for play, (_, loss) in zip(plays, their_plays, strict=True):
+            if loss is not None and not play.forced:
+                rows.append((loss, play))
     assert len(rows) >= 150
     return rows
 
@@ -155,25 +161,32 @@ def cube_compared(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[float,
     """(gnubg's equity lost, the coach's review) for every cube decision of the match:
     each roll or double where a double was possible, and each answer to a double."""
     folder = tmp_path_factory.mktemp("match")
-    games = []
-    for seed in CUBE_SEEDS:
-        path = folder / f"match{seed}.mat"
-        beginner_match(seed, path)
-        (recorded,) = get_face("backgammon").read_games(path.read_text())
-        games.extend(recorded.games)
     decisions: list[tuple[BackgammonState, MoveReview, str]] = []
-    for game in games:
-        reviews = {review.ply: review for review in analyse_game(game).moves}
-        state, moves = opening_of(game)
-        for ply, move in enumerate(moves, start=1):
-            review = reviews.get(ply)
-            if review is not None and review.kind != "move":
-                asked = state.copy()
-                if review.kind != "double":  # an answer: judged from the doubler's roll
-                    asked.pop()
-                decisions.append((asked, review, review.kind))
-            state.push(move)
-    verdicts, _, _ = gnubg_verdicts([asked for asked, _, _ in decisions], folder, plies=2)
+    asked = []
+    # Each match's decisions go to gnubg as soon as the coach has found them, so that
+    # gnubg judges one match while the coach analyses the next.
+    with ThreadPoolExecutor(1) as pool:
+        for seed in CUBE_SEEDS:
+            path = folder / f"match{seed}.mat"
+            beginner_match(seed, path)
+            (recorded,) = get_face("backgammon").read_games(path.read_text())
+            found = []
+            for game in recorded.games:
+                reviews = {review.ply: review for review in analyse_game(game).moves}
+                state, moves = opening_of(game)
+                for ply, move in enumerate(moves, start=1):
+                    review = reviews.get(ply)
+                    if review is not None and review.kind != "move":
+                        before = state.copy()
+                        if review.kind != "double":  # an answer: judged from the doubler's roll
+                            before.pop()
+                        found.append((before, review, review.kind))
+                    state.push(move)
+            decisions.extend(found)
+            apart = folder / f"gnubg{seed}"
+            apart.mkdir()
+            asked.append(pool.submit(gnubg_verdicts, [s for s, _, _ in found], apart, plies=2))
+        verdicts = [verdict for future in asked for verdict in future.result()[0]]
     rows = []
     for (_, review, kind), verdict in zip(decisions, verdicts, strict=True):
         if kind == "double":

@@ -12,6 +12,7 @@ historical record).
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import chess
@@ -92,11 +93,17 @@ def judged(stockfish: chess.engine.SimpleEngine) -> Judged:
     """(game, move, the mover's chances before it by Stockfish, Stockfish's drop,
     the coach's drop) for every move of every game."""
     found = []
+    with ThreadPoolExecutor(1) as pool:  # Stockfish works in its process beside the coach
+        asked = {
+            name: pool.submit(stockfish_drops, stockfish, line) for name, line in GAMES.items()
+        }
+        reviews = {}
+        for name, line in GAMES.items():
+            state = get_game("chess").new_state()
+            state.play_line(line)
+            reviews[name] = analyse_game(state, nodes=NODES)
     for name, line in GAMES.items():
-        state = get_game("chess").new_state()
-        state.play_line(line)
-        review = analyse_game(state, nodes=NODES)
-        drops = stockfish_drops(stockfish, line)
+        review, drops = reviews[name], asked[name].result()
         assert [move.move for move in review.moves] == line.split()
         for move, (before, drop) in zip(review.moves, drops, strict=True):
             found.append((name, move.move, before, drop, move.loss))
