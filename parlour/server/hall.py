@@ -155,6 +155,9 @@ class Hall:
         #: The most events a game may have: past them only resigning or a draw is taken.
         self.most_events = most_events
         self._loading = asyncio.Lock()
+        #: Games being read from the store, each with the latest version another
+        #: process's news named meanwhile (-1: none), which the read may predate.
+        self._heard_while_loading: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # Writes waiting for the writer, which takes them all in one transaction.
         self._queued: list[tuple[Append | NewGame, asyncio.Future[None]]] = []
@@ -452,12 +455,18 @@ class Hall:
             if table is not None:
                 table.last_used = time.monotonic()
                 return table
+            self._heard_while_loading[game_id] = -1
             try:
                 stored = await self._in_db(self.store.load_game, game_id)
             except UnknownGameIdError:
                 raise NotFound("unknown-game-id", f"there is no game {game_id!r}") from None
+            finally:
+                heard = self._heard_while_loading.pop(game_id)
             table = self._replay(stored)
             self.tables[game_id] = table
+            if heard > table.version:  # news that came while the store was being read
+                async with table.lock:
+                    await self._catch_up_locked(table)
         # Should the process that owed the computer's move have died before posting
         # it, whoever loads the game posts it (the same job, if it was posted); and a
         # running clock is watched here too.
@@ -502,6 +511,9 @@ class Hall:
         this copy is just before them, else read what is missing from the store."""
         table = self.tables.get(news.game_id)
         if table is None:
+            if news.game_id in self._heard_while_loading:  # the read may predate it
+                heard = self._heard_while_loading[news.game_id]
+                self._heard_while_loading[news.game_id] = max(heard, news.version)
             return  # loaded from the store, fresh, when someone asks for it
         async with table.lock:
             if table.version >= news.version:

@@ -28,7 +28,9 @@ import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
+from parlour.server.fleet import News
 from parlour.server.storage import Store, jobs_table
+from tests.server.conftest import new_table, serving
 from tests.server.live import free_port, server
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -361,3 +363,41 @@ def test_a_restarted_redis_leaves_no_process_behind(postgres_url: str, tmp_path:
                 assert httpx.get(f"{first}/api/games/{game_id}").json()["version"] == 2
     text = log.read_text()
     assert "lost touch with the fleet" in text and "back in touch with the fleet" in text
+
+
+def test_news_heard_while_the_game_is_read_from_the_store_is_not_lost(
+    postgres_url: str,
+) -> None:
+    """A process reading a game from the store when another process's news of a
+    move comes may have read it before the move: it catches up once the read is
+    done, rather than keep the old copy (its watchers would wait for the move until
+    the next one). Two apps on one database; the news handed over by hand."""
+    with serving(postgres_url) as first, serving(postgres_url) as second:
+        table = new_table(first, "chess", opponent="local")
+        hall = second.app.state.hall  # type: ignore[attr-defined]
+        was_read, go_on = threading.Event(), threading.Event()
+        read = hall.store.load_game
+
+        def slow_read(game_id: str) -> Any:
+            stored = read(game_id)
+            was_read.set()
+            assert go_on.wait(10)
+            return stored
+
+        hall.store.load_game = slow_read
+        loaded: list[httpx.Response] = []
+        reader = threading.Thread(
+            target=lambda: loaded.append(second.get(f"/api/games/{table.id}"))
+        )
+        reader.start()
+        assert was_read.wait(10)  # the second process has read version 0 ...
+        moved = table.act(0, "move", 0, "e4")  # ... and the first plays a move
+        assert moved.status_code == 200, moved.text
+        events = first.get(f"/api/games/{table.id}/events").json()["events"]
+        news = News("the-first", table.id, 1, events)
+        second.portal.call(hall.hear, news)  # type: ignore[union-attr]
+        go_on.set()
+        reader.join(10)
+        hall.store.load_game = read
+        assert loaded[0].status_code == 200
+        assert second.get(f"/api/games/{table.id}").json()["version"] == 1
