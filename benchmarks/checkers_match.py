@@ -355,8 +355,9 @@ def main() -> int:
     for ballot in ballots:
         ballot_state(ballot)  # every ballot must be legal: raises if not
     games = [(ballot, black) for ballot in ballots for black in (True, False)]
+    peer = args.external or "py-draughts SimpleEngine"
     print(
-        f"Parlour vs py-draughts SimpleEngine, {args.seconds} s per move each, "
+        f"Parlour vs {peer}, {args.seconds} s per move each, "
         f"{len(games)} games from {len(ballots)} ballots, colours swapped"
     )
     results: list[GameResult] = []
