@@ -155,22 +155,37 @@ async def new_game(http: httpx.AsyncClient, game: str) -> Created:
     return data["game"]["id"], tokens, data["game"]
 
 
-async def watch(url: str, since: int, arrivals: dict[int, float]) -> None:
+class Arrivals:
+    """When each version of a game reached its watcher, and who waits for one."""
+
+    def __init__(self) -> None:
+        self.times: dict[int, float] = {}
+        self.waiting: dict[int, asyncio.Future[None]] = {}
+
+    def note(self, version: int) -> None:
+        self.times.setdefault(version, time.monotonic())
+        waiter = self.waiting.pop(version, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def fanned_out(self, version: int, sent: float) -> float | None:
+        """Seconds from ``sent`` until the watcher had ``version`` (None: not
+        within 10 s). Woken by the arrival: a poll would load the shared cores."""
+        if version not in self.times:
+            waiter = self.waiting.setdefault(version, asyncio.get_running_loop().create_future())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter, 10)
+        return self.times[version] - sent if version in self.times else None
+
+
+async def watch(url: str, since: int, arrivals: Arrivals) -> None:
     """A watcher through another process of the fleet: when each version arrived."""
     async with websockets.connect(url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "since": since}))
         async for raw in ws:
             message = json.loads(raw)
             for event in message.get("events", ()):
-                arrivals.setdefault(event["version"], time.monotonic())
-
-
-async def fanned_out(arrivals: dict[int, float], version: int, sent: float) -> float | None:
-    """Seconds from ``sent`` until the watcher had ``version`` (None: not within 10 s)."""
-    deadline = time.monotonic() + 10
-    while version not in arrivals and time.monotonic() < deadline:
-        await asyncio.sleep(0.005)
-    return arrivals[version] - sent if version in arrivals else None
+                arrivals.note(event["version"])
 
 
 async def play_ws(
@@ -188,7 +203,7 @@ async def play_ws(
         game_id, tokens, state = await new_game(http, game)
         tally.games_started += 1
         url = base.replace("http://", "ws://") + f"/api/games/{game_id}/live"
-        arrivals: dict[int, float] = {}
+        arrivals = Arrivals()
         watcher = None
         if watch_base is not None:
             other = watch_base.replace("http://", "ws://") + f"/api/games/{game_id}/live"
@@ -224,7 +239,7 @@ async def play_ws(
                 if message["type"] == "result":
                     tally.latencies.append(time.monotonic() - sent)
                     if watcher is not None:
-                        delay = await fanned_out(arrivals, message["version"], sent)
+                        delay = await arrivals.fanned_out(message["version"], sent)
                         if delay is None:
                             tally.error("not-fanned-out")
                         else:

@@ -11,12 +11,15 @@ database; a client that says it has seen a later version than the process's copy
 it catch up; and after Redis comes back, a process catches up every game it holds.
 
 A process whose copy is just before the news's events takes them as they are, without
-reading the database; one further behind, or told of a seat taken (whose token hash
-only the database holds), reads what it lacks from the database.
+reading the database, and passes its watchers the update the writer's watchers were
+sent (it comes with the news: written once for the fleet); one further behind, or told
+of a seat taken (whose token hash only the database holds), reads what it lacks from
+the database.
 
 >>> text = news_text("4f2a", "0123456789ab", 17, [{"version": 17, "kind": "move"}])
->>> parse_news(text)
-News(sender='4f2a', game_id='0123456789ab', version=17, events=[{'version': 17, 'kind': 'move'}])
+>>> parse_news(text)  # doctest: +NORMALIZE_WHITESPACE
+News(sender='4f2a', game_id='0123456789ab', version=17, events=[{'version': 17, 'kind': 'move'}],
+     update=None)
 >>> parse_news("nonsense") is None
 True
 """
@@ -44,27 +47,45 @@ RETRY_SECONDS = 5.0
 
 class News(NamedTuple):
     """One process's word that a game changed: the new version and the events that
-    led to it (as the wire writes them)."""
+    led to it (as the wire writes them), and the update message its watchers were
+    sent (None if it wrote none)."""
 
     sender: str
     game_id: str
     version: int
     events: list[dict[str, Any]]
+    update: str | None = None
 
 
-def news_text(sender: str, game_id: str, version: int, events: list[dict[str, Any]]) -> str:
-    return json.dumps({"from": sender, "game": game_id, "version": version, "events": events})
+def news_text(
+    sender: str,
+    game_id: str,
+    version: int,
+    events: list[dict[str, Any]],
+    update: str | None = None,
+) -> str:
+    """The text of a piece of news: the sender's name first, before the JSON, so
+    that a process passes over its own news (Redis hands it back) without reading it."""
+    news = {"game": game_id, "version": version, "events": events}
+    if update is not None:
+        news["update"] = update
+    return f"{sender} {json.dumps(news)}"
 
 
 def parse_news(text: str) -> News | None:
     """The news in a message, or None if it is not ours (another program may
     publish on the channel too)."""
+    sender, _, body = text.partition(" ")
     try:
-        data = json.loads(text)
-        news = News(data["from"], data["game"], data["version"], data["events"])
-    except (ValueError, KeyError, TypeError):
+        data = json.loads(body)
+        news = News(sender, data["game"], data["version"], data["events"], data.get("update"))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not (isinstance(news.version, int) and isinstance(news.events, list)):
+    if not (
+        isinstance(news.version, int)
+        and isinstance(news.events, list)
+        and isinstance(news.update, str | None)
+    ):
         return None
     return news
 
@@ -91,6 +112,7 @@ class Fleet:
         #: Handed each word of the jobs from another process (a JSON object).
         self.on_jobs: Callable[[dict[str, Any]], None] | None = None
         self.name = secrets.token_hex(6)  # tells this process's own news from others'
+        self._own = f"{self.name} ".encode()
         self._on_news = on_news
         self._on_reconnect = on_reconnect
         self._redis: aioredis.Redis | None = None
@@ -123,13 +145,20 @@ class Fleet:
         assert self._redis is not None
         await self._redis.ping()
 
-    async def announce(self, game_id: str, version: int, events: list[dict[str, Any]]) -> None:
+    async def announce(
+        self,
+        game_id: str,
+        version: int,
+        events: list[dict[str, Any]],
+        update: str | None = None,
+    ) -> None:
         """Tell the other processes that ``events`` brought ``game_id`` to
-        ``version``. A failure is logged, not raised: the change is stored, and the
-        others catch up when they act on the game or reconnect."""
+        ``version`` (and ``update``: what this process's watchers were sent). A
+        failure is logged, not raised: the change is stored, and the others catch up
+        when they act on the game or reconnect."""
         assert self._redis is not None
         try:
-            text = news_text(self.name, game_id, version, events)
+            text = news_text(self.name, game_id, version, events, update)
             await self._redis.publish(self.channel, text)
         except (RedisError, OSError) as error:
             log.warning("could not tell the fleet of game %s: %s", game_id, error)
@@ -171,8 +200,10 @@ class Fleet:
         if message.get("channel") == self.jobs_channel.encode():
             self._hear_jobs(data)
             return
+        if data.startswith(self._own):
+            return  # this process's own news, back from Redis
         news = parse_news(data.decode("utf-8", "replace"))
-        if news is None or news.sender == self.name:
+        if news is None:
             return
         self._handle(self._on_news(news))
 

@@ -410,8 +410,8 @@ class Hall:
             new = NewGame(new_id, table.game.name, json.dumps(options), seat_rows, events)
             await self._write(new)
             await self._commit(table, progress, [event])
-            table.publish(update_message(table, [event]))
-        await self._announce(table, [event])
+            update = self._publish(table, [event])
+        await self._announce(table, [event], update)
         fresh = Table(
             new_id,
             registry.get_game(table.game.name),
@@ -439,8 +439,8 @@ class Hall:
             apply(progress, event)
             await self._commit(table, progress, [event], row)
             seat.token_hash, seat.invite_hash = row.token_hash, None
-            table.publish(update_message(table, [event]))
-        await self._announce(table, [event])
+            update = self._publish(table, [event])
+        await self._announce(table, [event], update)
         return seat.side, token
 
     # -- finding -----------------------------------------------------------------------
@@ -530,7 +530,7 @@ class Hall:
                 and events[-1].version == news.version
                 and all(event.kind != "join" for event in events)
             )
-            if not (follows and self._adopt(table, events)):
+            if not (follows and self._adopt(table, events, news.update)):
                 await self._catch_up_locked(table)
 
     async def catch_up_all(self) -> None:
@@ -551,8 +551,9 @@ class Hall:
         if fresh and not self._adopt(table, fresh):
             self.tables.pop(table.id, None)  # read afresh from the store next time
 
-    def _adopt(self, table: Table, fresh: list[EventRow]) -> bool:
-        """Apply events another process wrote, tell the watchers, and stand by for
+    def _adopt(self, table: Table, fresh: list[EventRow], update: str | None = None) -> bool:
+        """Apply events another process wrote, tell the watchers (``update``: what
+        the writer's watchers were sent, if it came with the news), and stand by for
         the computer; False (and nothing changed) if they do not replay here."""
         progress = table.progress.copy()
         try:
@@ -564,19 +565,36 @@ class Hall:
             return False
         table.progress = progress
         table.events.extend(fresh)
-        table.publish(update_message(table, fresh))
+        if update is None:
+            self._publish(table, fresh)
+        else:
+            table.publish(update)
         # The process that moved posted the computer's move, if one is due; should it
         # have died before it could, this posts it (the same job if it did).
         self._carry_on(table)
         return True
 
-    async def _announce(self, table: Table, events: list[EventRow]) -> None:
-        """Tell the rest of the fleet (if any) that ``events`` changed ``table``.
-        Awaited before the player hears that the action is done: whatever is
-        acknowledged has been announced, so a process that dies the next moment
-        leaves no game unheard of (another then posts a computer move it owed)."""
+    def _publish(self, table: Table, events: list[EventRow]) -> str | None:
+        """Send this process's watchers of ``table`` the update after ``events``;
+        the update, which the fleet's news carries on so that the other processes
+        need not write it again (None when no one here or there is told)."""
+        if not table.watchers and self.fleet is None:
+            return None
+        update = update_message(table, events)
+        table.publish(update)
+        return update
+
+    async def _announce(
+        self, table: Table, events: list[EventRow], update: str | None = None
+    ) -> None:
+        """Tell the rest of the fleet (if any) that ``events`` changed ``table``,
+        with the ``update`` its watchers are sent. Awaited before the player hears
+        that the action is done: whatever is acknowledged has been announced, so a
+        process that dies the next moment leaves no game unheard of (another then
+        posts a computer move it owed)."""
         if self.fleet is not None:
-            await self.fleet.announce(table.id, table.version, [e.to_json() for e in events])
+            events_json = [event.to_json() for event in events]
+            await self.fleet.announce(table.id, table.version, events_json, update)
 
     async def seen(self, table: Table, version: int) -> None:
         """A client has seen ``version`` of ``table``: if that is past this
@@ -668,8 +686,8 @@ class Hall:
                     f"({self.most_events}): it can only end now, by resigning or a draw",
                 )
             await self._commit(table, progress, events)
-            table.publish(update_message(table, events))
-        await self._announce(table, events)
+            update = self._publish(table, events)
+        await self._announce(table, events, update)
         if kind == "draw-offer":
             self._computer_answers_draw(table, side.other)
         self._carry_on(table)
@@ -792,9 +810,9 @@ class Hall:
                 await self._commit(table, progress, [event])
             except Conflict:
                 return table.progress.state.is_over()  # another process wrote first
-            table.publish(update_message(table, [event]))
+            update = self._publish(table, [event])
         log.info("game %s: %s lost on time", table.id, table.game.side_name(side))
-        await self._announce(table, [event])
+        await self._announce(table, [event], update)
         return True
 
     # -- the computer -------------------------------------------------------------------

@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
-from parlour.server.fleet import News
+from parlour.server.fleet import News, news_text, parse_news
 from parlour.server.storage import Store, jobs_table
 from tests.server.conftest import new_table, serving
 from tests.server.live import free_port, server
@@ -401,3 +401,18 @@ def test_news_heard_while_the_game_is_read_from_the_store_is_not_lost(
         hall.store.load_game = read
         assert loaded[0].status_code == 200
         assert second.get(f"/api/games/{table.id}").json()["version"] == 1
+
+
+def test_news_carries_the_writers_update_and_malformed_news_is_ignored() -> None:
+    """The update the writer's watchers were sent travels with the news (the other
+    processes pass it on rather than write it again); news that is not ours, or
+    whose update is not text, is dropped."""
+    events = [{"version": 3, "kind": "move", "payload": "e4", "seat": 0}]
+    update = json.dumps({"type": "update", "events": events, "game": {"version": 3}})
+    news = parse_news(news_text("a-process", "g1", 3, events, update))
+    assert news == News("a-process", "g1", 3, events, update)
+    assert parse_news(news_text("a-process", "g1", 3, events)) == News("a-process", "g1", 3, events)
+    base = {"game": "g1", "version": 3, "events": events}
+    for hostile in ({**base, "update": 7}, {**base, "version": "3"}, [base], {"game": "x"}):
+        assert parse_news("x " + json.dumps(hostile)) is None
+    assert parse_news(json.dumps(base)) is None  # no sender
