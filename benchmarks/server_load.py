@@ -7,7 +7,10 @@ random think time (mean ``--think`` seconds), sends a legal move against the ver
 it saw, and measures the time until the server confirms it. A finished game is
 replaced by a new one, so the number of concurrent games holds for the whole run.
 It stops by itself after ``--duration`` seconds and prints the games played, moves
-per second and move-latency percentiles.
+per second and move-latency percentiles: over the whole run, and in the steady state,
+for the moves sent once every client has created and joined its first game (the
+swarm arrives within the first think time: hundreds of game creations and WebSocket
+handshakes at once, a load of its own, whose end the report states).
 
 The same swarm first runs against a peer: an echo server on the same stack
 (Starlette, uvicorn, JSON) that answers every move at once, with no rules, storage or
@@ -127,14 +130,33 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    #: When each move of ``latencies`` was sent.
+    sent: list[float] = field(default_factory=list)
     #: From sending a move to its arrival at a watcher on another process.
     fan_out: list[float] = field(default_factory=list)
+    fan_out_sent: list[float] = field(default_factory=list)
     games_finished: int = 0
     games_started: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    #: Clients whose first game has been created and joined, and the time the
+    #: last of them was: the swarm's arrival is over, the steady state begins.
+    arrived: int = 0
+    all_arrived: float | None = None
+    began: float = field(default_factory=time.monotonic)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def arrive(self, clients: int) -> None:
+        self.arrived += 1
+        if self.arrived == clients:
+            self.all_arrived = time.monotonic()
+
+    def steady(self, values: list[float], sent: list[float]) -> list[float]:
+        """The ``values`` of moves sent once the whole swarm had arrived."""
+        if self.all_arrived is None:
+            return []
+        return [value for value, at in zip(values, sent, strict=True) if at >= self.all_arrived]
 
 
 def free_port() -> int:
@@ -195,10 +217,12 @@ async def play_ws(
     think: float,
     until: float,
     tally: Tally,
+    clients: int,
     watch_base: str | None = None,
 ) -> None:
     rng = random.Random()
     await asyncio.sleep(rng.uniform(0, think))  # spread the starts
+    first = True
     while time.monotonic() < until:
         game_id, tokens, state = await new_game(http, game)
         tally.games_started += 1
@@ -212,6 +236,9 @@ async def play_ws(
             await ws.send(json.dumps({"type": "hello", "since": state["version"]}))
             await ws.recv()  # welcome
             state = json.loads(await ws.recv())["game"]
+            if first:
+                tally.arrive(clients)
+                first = False
             request = 0
             while state["status"] == "playing" and time.monotonic() < until:
                 await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
@@ -238,12 +265,14 @@ async def play_ws(
                         break
                 if message["type"] == "result":
                     tally.latencies.append(time.monotonic() - sent)
+                    tally.sent.append(sent)
                     if watcher is not None:
                         delay = await arrivals.fanned_out(message["version"], sent)
                         if delay is None:
                             tally.error("not-fanned-out")
                         else:
                             tally.fan_out.append(delay)
+                            tally.fan_out_sent.append(sent)
                 else:
                     tally.error(message.get("error", "?"))
             if state["status"] == "over":
@@ -253,13 +282,23 @@ async def play_ws(
 
 
 async def play_http(
-    base: str, http: httpx.AsyncClient, game: str, think: float, until: float, tally: Tally
+    base: str,
+    http: httpx.AsyncClient,
+    game: str,
+    think: float,
+    until: float,
+    tally: Tally,
+    clients: int,
 ) -> None:
     rng = random.Random()
     await asyncio.sleep(rng.uniform(0, think))
+    first = True
     while time.monotonic() < until:
         game_id, tokens, state = await new_game(http, game)
         tally.games_started += 1
+        if first:
+            tally.arrive(clients)
+            first = False
         while state["status"] == "playing" and time.monotonic() < until:
             await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
             sent = time.monotonic()
@@ -274,6 +313,7 @@ async def play_http(
             )
             if response.status_code == 200:
                 tally.latencies.append(time.monotonic() - sent)
+                tally.sent.append(sent)
                 state = response.json()
             else:
                 tally.error(response.json().get("error", "?"))
@@ -306,10 +346,19 @@ async def swarm(args: argparse.Namespace, bases: list[str], fleet: bool) -> Tall
             if args.transport == "ws":
                 watch_base = bases[(here + 1) % len(bases)] if fleet else None
                 play = play_ws(
-                    bases[here], https[here], args.game, args.think, until, tally, watch_base
+                    bases[here],
+                    https[here],
+                    args.game,
+                    args.think,
+                    until,
+                    tally,
+                    args.games,
+                    watch_base,
                 )
             else:
-                play = play_http(bases[here], https[here], args.game, args.think, until, tally)
+                play = play_http(
+                    bases[here], https[here], args.game, args.think, until, tally, args.games
+                )
             clients.append(asyncio.create_task(play))
         # Bounded: whatever is still running a while after the end is cancelled.
         done, pending = await asyncio.wait(clients, timeout=args.duration + 30)
@@ -385,6 +434,11 @@ def main() -> int:
             ours = percentile(tally.latencies, fraction)
             theirs = percentile(peer.latencies, fraction)
             print(f"  {label} latency  {ours / theirs:.2f}")
+        ours_steady = tally.steady(tally.latencies, tally.sent)
+        theirs_steady = peer.steady(peer.latencies, peer.sent)
+        if ours_steady and theirs_steady:
+            ratio = percentile(ours_steady, 0.99) / percentile(theirs_steady, 0.99)
+            print(f"  p99 steady   {ratio:.2f}")
     return 0 if tally.latencies and not tally.errors else 1
 
 
@@ -431,20 +485,25 @@ def report(
     print(f"concurrent      {args.games} games, mean think {args.think} s, {wall:.1f} s run")
     print(f"games           {tally.games_started} started, {tally.games_finished} finished")
     print(f"moves           {moves} confirmed, {moves / args.duration:.0f} moves/s")
-    if moves:
-        ms = [1000 * value for value in tally.latencies]
-        print(
-            "latency (ms)    "
-            f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
-            f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
-        )
-    if tally.fan_out:
-        ms = [1000 * value for value in tally.fan_out]
-        print(
-            "fan-out (ms)    "
-            f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
-            f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  (to a watcher on another process)"
-        )
+    if tally.all_arrived is not None:
+        arrival = tally.all_arrived - tally.began
+        print(f"arrival         all {args.games} games created and joined {arrival:.1f} s in")
+    steady = tally.steady(tally.latencies, tally.sent)
+    steady_fan_out = tally.steady(tally.fan_out, tally.fan_out_sent)
+    for label, values, note in (
+        ("latency", tally.latencies, "whole run"),
+        ("  steady", steady, "sent once all had arrived"),
+        ("fan-out", tally.fan_out, "to a watcher on another process"),
+        ("  steady", steady_fan_out, "sent once all had arrived"),
+    ):
+        if values:
+            ms = [1000 * value for value in values]
+            print(
+                f"{label + ' (ms)':16}"
+                f"p50 {percentile(ms, 0.50):.1f}  p95 {percentile(ms, 0.95):.1f}  "
+                f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  "
+                f"mean {statistics.fmean(ms):.1f}  ({len(ms)} moves, {note})"
+            )
     print(f"cpu             server {server_cpu:.1f} s, clients {client_cpu:.1f} s (2 cores shared)")
     if moves:
         print(f"server cpu/move {1000 * server_cpu / moves:.2f} ms (game creation included)")
