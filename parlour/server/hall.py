@@ -58,6 +58,7 @@ from parlour.server.play import (
 from parlour.server.seats import hash_token, new_game_id, new_token, token_matches
 from parlour.server.storage import (
     Append,
+    AppendFailedError,
     EventRow,
     JobRow,
     NewGame,
@@ -101,8 +102,8 @@ MAX_BATCH = 256
 class Hall:
     """Every game the server knows: creates them, finds them (loading from the store
     on first use), and carries out the seats' actions. Appends to the store are
-    group-committed; SQLite is written on the event loop, a database server from
-    worker threads. Computer players think in worker processes, taking their work
+    group-committed; SQLite is written on the event loop, PostgreSQL's appends are
+    sent from it (the rest of its work waited on in worker threads). Computer players think in worker processes, taking their work
     as jobs shared by the fleet (:mod:`parlour.server.jobs`)."""
 
     def __init__(
@@ -141,8 +142,11 @@ class Hall:
         # of work, cheaper done at once on the event loop than handed to a thread
         # (two thread switches per write, each a wait for the GIL and a core on a
         # busy machine). It assumes one server process per database file, so that
-        # no other writer holds the lock. A database server is waited on in threads.
+        # no other writer holds the lock. A database server is waited on in threads
+        # (but for the appends, which psycopg sends from the event loop).
         self._inline = store.is_sqlite
+        #: PostgreSQL's appends go from the event loop (the common case: no thread).
+        self._appender = store.appender()
         self._pool: ProcessPoolExecutor | None = None
         #: The coach: finished games analysed in a worker of their own.
         self.analyses = Analyses(store, self._in_db, os.getpid())
@@ -270,6 +274,8 @@ class Hall:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         await self.analyses.stop()
+        if self._appender is not None:
+            await self._appender.close()
         self._db.shutdown(wait=True)
 
     # -- creating and joining ----------------------------------------------------------
@@ -742,7 +748,7 @@ class Hall:
             batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
             results: list[Exception | None]
             try:
-                results = await self._in_db(self.store.write_many, [w for w, _ in batch])
+                results = await self._store([w for w, _ in batch])
                 if len(results) != len(batch):
                     raise RuntimeError("the store answered a batch with the wrong count")
             except BaseException as failure:
@@ -752,6 +758,15 @@ class Hall:
                     self._answer(batch, results)
                     raise
             self._answer(batch, results)
+
+    async def _store(self, writes: list[Append | NewGame]) -> list[Exception | None]:
+        """One batch's results: through the event loop's appender where it can take
+        it, else (or should it fail) through the store, which tells each write's
+        fate apart."""
+        if self._appender is not None and self.store.in_one_statement(writes):
+            with contextlib.suppress(AppendFailedError):
+                return await self._appender.append_all(writes)
+        return await self._in_db(self.store.write_many, writes)
 
     @staticmethod
     def _answer(

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
@@ -189,6 +190,10 @@ SELECT id FROM moved
 
 class StaleVersionError(Exception):
     """The game's stored version is not the one the writer saw."""
+
+
+class AppendFailedError(Exception):
+    """The event loop's appender could not store a batch (see :class:`Appender`)."""
 
 
 class _SomeStale(Exception):
@@ -405,7 +410,7 @@ class Store:
         Returns, in order, None for each write done and the error for each refused."""
         together = self._counts_many and len(writes) > 1
         try:
-            if self._in_one_statement(writes):
+            if self.in_one_statement(writes):
                 return self._append_all(writes)
             with self._writing() as conn:
                 return self._write_all(conn, writes, together)
@@ -429,7 +434,7 @@ class Store:
             results.extend(done)
         return results
 
-    def _in_one_statement(self, writes: Sequence[Append | NewGame]) -> bool:
+    def in_one_statement(self, writes: Sequence[Append | NewGame]) -> bool:
         """Whether ``writes`` can go as :data:`_APPEND_ALL_POSTGRESQL`: on
         PostgreSQL, appends of events only (the common case by far), one per game."""
         appends = [
@@ -444,37 +449,13 @@ class Store:
         )
 
     def _append_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
-        checks: dict[str, list[Any]] = {"id": [], "seen": [], "new": [], "status": []}
-        logged: dict[str, list[Any]] = {
-            "e_game": [],
-            "e_version": [],
-            "e_kind": [],
-            "e_payload": [],
-            "e_seat": [],
-            "e_time": [],
-        }
-        for write in writes:
-            assert isinstance(write, Append)
-            checks["id"].append(write.game_id)
-            checks["seen"].append(write.seen_version)
-            checks["new"].append(write.seen_version + len(write.events))
-            checks["status"].append(write.status)
-            for event in write.events:
-                logged["e_game"].append(write.game_id)
-                logged["e_version"].append(event.version)
-                logged["e_kind"].append(event.kind)
-                logged["e_payload"].append(event.payload)
-                logged["e_seat"].append(event.seat)
-                logged["e_time"].append(event.time)
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            moved = {
-                row[0] for row in conn.exec_driver_sql(_APPEND_ALL_POSTGRESQL, checks | logged)
-            }
-        return [
-            None if write.game_id in moved else StaleVersionError(write.game_id)
-            for write in writes
-            if isinstance(write, Append)
-        ]
+            moved = conn.exec_driver_sql(_APPEND_ALL_POSTGRESQL, _append_all_parameters(writes))
+            return _append_all_results(writes, {row[0] for row in moved})
+
+    def appender(self) -> Appender | None:
+        """What appends from the event loop, on PostgreSQL (None on SQLite)."""
+        return None if self.is_sqlite else Appender(self.url)
 
     def _write_all(
         self, conn: Connection, writes: Sequence[Append | NewGame], together: bool
@@ -750,6 +731,80 @@ class Store:
             seats=seats,
             events=events,
         )
+
+
+class Appender:
+    """PostgreSQL's group commits of appends, sent from the server's event loop on a
+    connection of psycopg's own (asyncio): no worker thread, and no SQLAlchemy,
+    between a move and its one statement (:data:`_APPEND_ALL_POSTGRESQL`). The
+    server falls back on :meth:`Store.write_many` for anything else, and when this
+    fails (that tells each write's fate apart). A lost connection is opened again
+    at the next batch.
+
+    The statement is one transaction. Should the connection be lost after it
+    committed and before the answer came, the writes are reported failed though
+    stored, and the fallback finds them stale: the players see the game move on,
+    and nothing is written twice (the version check)."""
+
+    def __init__(self, url: URL) -> None:
+        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+
+    async def append_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+        """``writes`` (each for which :meth:`Store.in_one_statement` holds) stored:
+        None for each done, StaleVersionError for each whose game had moved on."""
+        try:
+            if self._connection is None or self._connection.closed:
+                self._connection = await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True, connect_timeout=5
+                )
+            cursor = await self._connection.execute(
+                _APPEND_ALL_POSTGRESQL, _append_all_parameters(writes)
+            )
+            moved = {row[0] for row in await cursor.fetchall()}
+        except (psycopg.Error, OSError) as error:
+            if self._connection is not None and self._connection.broken:
+                await self.close()
+            raise AppendFailedError(str(error)) from error
+        return _append_all_results(writes, moved)
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            await connection.close()
+
+
+def _append_all_parameters(writes: Sequence[Append | NewGame]) -> dict[str, list[Any]]:
+    """The arrays :data:`_APPEND_ALL_POSTGRESQL` takes: a check per game, a row per
+    event."""
+    checks = ["id", "seen", "new", "status"]
+    events = ["e_game", "e_version", "e_kind", "e_payload", "e_seat", "e_time"]
+    columns = checks + events
+    parameters: dict[str, list[Any]] = {column: [] for column in columns}
+    for write in writes:
+        assert isinstance(write, Append)
+        parameters["id"].append(write.game_id)
+        parameters["seen"].append(write.seen_version)
+        parameters["new"].append(write.seen_version + len(write.events))
+        parameters["status"].append(write.status)
+        for event in write.events:
+            parameters["e_game"].append(write.game_id)
+            parameters["e_version"].append(event.version)
+            parameters["e_kind"].append(event.kind)
+            parameters["e_payload"].append(event.payload)
+            parameters["e_seat"].append(event.seat)
+            parameters["e_time"].append(event.time)
+    return parameters
+
+
+def _append_all_results(
+    writes: Sequence[Append | NewGame], moved: set[str]
+) -> list[Exception | None]:
+    return [
+        None if write.game_id in moved else StaleVersionError(write.game_id)
+        for write in writes
+        if isinstance(write, Append)
+    ]
 
 
 def _seat_row(game_id: str, seat: SeatRow) -> dict[str, Any]:

@@ -4,6 +4,7 @@ game cannot both win, and a failed write leaves nothing behind."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,44 @@ def test_a_watcher_that_stops_reading_is_dropped_not_buffered() -> None:
     assert stuck.qsize() == MAX_BACKLOG + 1
     backlog = [stuck.get_nowait() for _ in range(MAX_BACKLOG + 1)]
     assert backlog[-1] is None and all(isinstance(m, str) for m in backlog[:-1])
+
+
+def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
+    postgres_url: str,
+) -> None:
+    """The event loop's appender: one statement for a batch of appends, each
+    checked against its own version; a lost connection is opened again."""
+    store = Store(postgres_url)
+    appender = store.appender()
+    assert appender is not None and Store("sqlite://").appender() is None
+    ids = [f"appender-{n}-{time.time_ns()}" for n in range(3)]
+    try:
+        for game_id in ids:
+            store.create_game(
+                NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
+            )
+        batch = [
+            Append(ids[0], 1, [EventRow(2, "move", "+1", 0), EventRow(3, "throw", "2")], "playing"),
+            Append(ids[1], 4, [EventRow(5, "move", "+1", 0)], "playing"),  # stale
+            Append(ids[2], 1, [EventRow(2, "resign", "", 0)], "over"),
+        ]
+        assert store.in_one_statement(batch)
+        assert not store.in_one_statement([*batch, batch[0]])  # one game twice
+
+        async def appends() -> tuple[list[Exception | None], list[Exception | None]]:
+            first = await appender.append_all(batch)
+            await appender.close()  # as if the connection were lost: it opens again
+            later = Append(ids[0], 3, [EventRow(4, "move", "+2", 1)], "playing")
+            second = await appender.append_all([later])
+            await appender.close()
+            return first, second
+
+        results, later = asyncio.run(appends())
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StaleVersionError)
+        assert later == [None]
+        assert [store.load_game(g).version for g in ids] == [4, 1, 2]
+        assert [e.seat for e in store.load_game(ids[0]).events] == [None, 0, None, 1]
+        assert store.load_game(ids[2]).status == "over"
+    finally:
+        store.close()
