@@ -102,9 +102,10 @@ MAX_BATCH = 256
 class Hall:
     """Every game the server knows: creates them, finds them (loading from the store
     on first use), and carries out the seats' actions. Appends to the store are
-    group-committed; SQLite is written on the event loop, PostgreSQL's appends are
-    sent from it (the rest of its work waited on in worker threads). Computer players think in worker processes, taking their work
-    as jobs shared by the fleet (:mod:`parlour.server.jobs`)."""
+    group-committed; SQLite is written on the event loop, PostgreSQL's writes are
+    sent from it (the rest of its work waited on in worker threads). Computer
+    players think in worker processes, taking their work as jobs shared by the
+    fleet (:mod:`parlour.server.jobs`)."""
 
     def __init__(
         self,
@@ -143,9 +144,9 @@ class Hall:
         # (two thread switches per write, each a wait for the GIL and a core on a
         # busy machine). It assumes one server process per database file, so that
         # no other writer holds the lock. A database server is waited on in threads
-        # (but for the appends, which psycopg sends from the event loop).
+        # (but for the moves and new games, which psycopg sends from the event loop).
         self._inline = store.is_sqlite
-        #: PostgreSQL's appends go from the event loop (the common case: no thread).
+        #: PostgreSQL's writes of moves and new games go from the event loop.
         self._appender = store.appender()
         self._pool: ProcessPoolExecutor | None = None
         #: The coach: finished games analysed in a worker of their own.
@@ -765,7 +766,7 @@ class Hall:
         fate apart."""
         if self._appender is not None and self.store.in_one_statement(writes):
             with contextlib.suppress(AppendFailedError):
-                return await self._appender.append_all(writes)
+                return await self._appender.write_all(writes)
         return await self._in_db(self.store.write_many, writes)
 
     @staticmethod

@@ -162,14 +162,28 @@ _UPDATE_SEAT = (
     .values(token_hash=sa.bindparam("b_token_hash"), invite_hash=None)
 )
 
-# PostgreSQL checks and logs a whole batch of appends in one statement: one round trip
-# and its own transaction, where the statements one by one (a version check, then the
-# events) cost three times the CPU and twice the time. Every game's check is its own
-# row of ``checks``, so a stale one is left out without rolling back the others; the
-# statement answers with the games that moved. (A data-modifying WITH runs in full
-# whether or not the final SELECT reads it.)
-_APPEND_ALL_POSTGRESQL = """
-WITH checks AS (
+# PostgreSQL writes a whole batch -- new games, and appends of events -- in one
+# statement: one round trip and its own transaction, where the statements one by one
+# (a version check, then the events) cost three times the CPU and twice the time.
+# Every append's check is its own row of ``checks``, so a stale one is left out
+# without rolling back the others; the statement answers with the games written.
+# (A data-modifying WITH runs in full whether or not the final SELECT reads it, and
+# the foreign keys are checked at the end of the statement, new games included.)
+_WRITE_ALL_POSTGRESQL = """
+WITH born AS (
+    INSERT INTO games (id, game, options, created, status, version)
+    SELECT * FROM unnest(
+        %(g_id)s::text[], %(g_game)s::text[], %(g_options)s::text[],
+        %(g_created)s::timestamptz[], %(g_status)s::text[], %(g_version)s::int[]
+    )
+    RETURNING id
+), seated AS (
+    INSERT INTO seats (game_id, side, player, level, token_hash, invite_hash)
+    SELECT * FROM unnest(
+        %(s_game)s::text[], %(s_side)s::int[], %(s_player)s::text[],
+        %(s_level)s::text[], %(s_token_hash)s::text[], %(s_invite_hash)s::text[]
+    )
+), checks AS (
     SELECT * FROM unnest(%(id)s::text[], %(seen)s::int[], %(new)s::int[], %(status)s::text[])
         AS checks (id, seen, new, status)
 ), moved AS (
@@ -182,9 +196,9 @@ WITH checks AS (
         %(e_game)s::text[], %(e_version)s::int[], %(e_kind)s::text[],
         %(e_payload)s::text[], %(e_seat)s::int[], %(e_time)s::timestamptz[]
     ) AS event (game_id, version, kind, payload, seat, time)
-    WHERE event.game_id IN (SELECT id FROM moved)
+    WHERE event.game_id IN (SELECT id FROM moved UNION ALL SELECT id FROM born)
 )
-SELECT id FROM moved
+SELECT id FROM moved UNION ALL SELECT id FROM born
 """
 
 
@@ -411,7 +425,7 @@ class Store:
         together = self._counts_many and len(writes) > 1
         try:
             if self.in_one_statement(writes):
-                return self._append_all(writes)
+                return self._write_all_at_once(writes)
             with self._writing() as conn:
                 return self._write_all(conn, writes, together)
         except _SomeStale:
@@ -435,23 +449,22 @@ class Store:
         return results
 
     def in_one_statement(self, writes: Sequence[Append | NewGame]) -> bool:
-        """Whether ``writes`` can go as :data:`_APPEND_ALL_POSTGRESQL`: on
-        PostgreSQL, appends of events only (the common case by far), one per game."""
-        appends = [
-            write
-            for write in writes
-            if isinstance(write, Append) and write.events and write.seat_update is None
-        ]
+        """Whether ``writes`` can go as :data:`_WRITE_ALL_POSTGRESQL`: on PostgreSQL,
+        new games and appends of events (all but a seat taken), one per game."""
+        games = {write.id if isinstance(write, NewGame) else write.game_id for write in writes}
         return (
             not self.is_sqlite
-            and len(appends) == len(writes)
-            and len({append.game_id for append in appends}) == len(appends)
+            and len(games) == len(writes)
+            and all(
+                isinstance(write, NewGame) or (write.events and write.seat_update is None)
+                for write in writes
+            )
         )
 
-    def _append_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+    def _write_all_at_once(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            moved = conn.exec_driver_sql(_APPEND_ALL_POSTGRESQL, _append_all_parameters(writes))
-            return _append_all_results(writes, {row[0] for row in moved})
+            moved = conn.exec_driver_sql(_WRITE_ALL_POSTGRESQL, _write_all_parameters(writes))
+            return _write_all_results(writes, {row[0] for row in moved})
 
     def appender(self) -> Appender | None:
         """What appends from the event loop, on PostgreSQL (None on SQLite)."""
@@ -734,23 +747,23 @@ class Store:
 
 
 class Appender:
-    """PostgreSQL's group commits of appends, sent from the server's event loop on a
-    connection of psycopg's own (asyncio): no worker thread, and no SQLAlchemy,
-    between a move and its one statement (:data:`_APPEND_ALL_POSTGRESQL`). The
-    server falls back on :meth:`Store.write_many` for anything else, and when this
-    fails (that tells each write's fate apart). A lost connection is opened again
-    at the next batch.
+    """PostgreSQL's group commits of moves and new games, sent from the server's
+    event loop on a connection of psycopg's own (asyncio): no worker thread, and no
+    SQLAlchemy, between a move and its one statement (:data:`_WRITE_ALL_POSTGRESQL`).
+    The server falls back on :meth:`Store.write_many` for anything else, and when
+    this fails (that tells each write's fate apart). A lost connection is opened
+    again at the next batch.
 
     The statement is one transaction. Should the connection be lost after it
-    committed and before the answer came, the writes are reported failed though
-    stored, and the fallback finds them stale: the players see the game move on,
-    and nothing is written twice (the version check)."""
+    committed and before the answer came, the fallback finds a move stale (the
+    player sees the game move on) and a new game's id taken (the creation fails):
+    nothing is written twice."""
 
     def __init__(self, url: URL) -> None:
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._connection: psycopg.AsyncConnection[Any] | None = None
 
-    async def append_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+    async def write_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
         """``writes`` (each for which :meth:`Store.in_one_statement` holds) stored:
         None for each done, StaleVersionError for each whose game had moved on."""
         try:
@@ -759,14 +772,14 @@ class Appender:
                     self._conninfo, autocommit=True, connect_timeout=5
                 )
             cursor = await self._connection.execute(
-                _APPEND_ALL_POSTGRESQL, _append_all_parameters(writes)
+                _WRITE_ALL_POSTGRESQL, _write_all_parameters(writes)
             )
             moved = {row[0] for row in await cursor.fetchall()}
         except (psycopg.Error, OSError) as error:
             if self._connection is not None and self._connection.broken:
                 await self.close()
             raise AppendFailedError(str(error)) from error
-        return _append_all_results(writes, moved)
+        return _write_all_results(writes, moved)
 
     async def close(self) -> None:
         if self._connection is not None:
@@ -774,37 +787,55 @@ class Appender:
             await connection.close()
 
 
-def _append_all_parameters(writes: Sequence[Append | NewGame]) -> dict[str, list[Any]]:
-    """The arrays :data:`_APPEND_ALL_POSTGRESQL` takes: a check per game, a row per
-    event."""
-    checks = ["id", "seen", "new", "status"]
-    events = ["e_game", "e_version", "e_kind", "e_payload", "e_seat", "e_time"]
-    columns = checks + events
-    parameters: dict[str, list[Any]] = {column: [] for column in columns}
+def _write_all_parameters(writes: Sequence[Append | NewGame]) -> dict[str, list[Any]]:
+    """The arrays :data:`_WRITE_ALL_POSTGRESQL` takes: a row per new game, per seat,
+    per check of an append's version and per event."""
+    columns = (
+        "g_id g_game g_options g_created g_status g_version "
+        "s_game s_side s_player s_level s_token_hash s_invite_hash "
+        "id seen new status e_game e_version e_kind e_payload e_seat e_time"
+    )
+    rows: dict[str, list[Any]] = {column: [] for column in columns.split()}
     for write in writes:
-        assert isinstance(write, Append)
-        parameters["id"].append(write.game_id)
-        parameters["seen"].append(write.seen_version)
-        parameters["new"].append(write.seen_version + len(write.events))
-        parameters["status"].append(write.status)
+        if isinstance(write, NewGame):
+            game_id = write.id
+            for column, value in zip(
+                ("g_id", "g_game", "g_options", "g_created", "g_status", "g_version"),
+                (write.id, write.name, write.options, write.created, "playing", len(write.events)),
+                strict=True,
+            ):
+                rows[column].append(value)
+            for seat in write.seats:
+                rows["s_game"].append(write.id)
+                rows["s_side"].append(seat.side)
+                rows["s_player"].append(seat.player)
+                rows["s_level"].append(seat.level)
+                rows["s_token_hash"].append(seat.token_hash)
+                rows["s_invite_hash"].append(seat.invite_hash)
+        else:
+            game_id = write.game_id
+            rows["id"].append(write.game_id)
+            rows["seen"].append(write.seen_version)
+            rows["new"].append(write.seen_version + len(write.events))
+            rows["status"].append(write.status)
         for event in write.events:
-            parameters["e_game"].append(write.game_id)
-            parameters["e_version"].append(event.version)
-            parameters["e_kind"].append(event.kind)
-            parameters["e_payload"].append(event.payload)
-            parameters["e_seat"].append(event.seat)
-            parameters["e_time"].append(event.time)
-    return parameters
+            rows["e_game"].append(game_id)
+            rows["e_version"].append(event.version)
+            rows["e_kind"].append(event.kind)
+            rows["e_payload"].append(event.payload)
+            rows["e_seat"].append(event.seat)
+            rows["e_time"].append(event.time)
+    return rows
 
 
-def _append_all_results(
-    writes: Sequence[Append | NewGame], moved: set[str]
+def _write_all_results(
+    writes: Sequence[Append | NewGame], written: set[str]
 ) -> list[Exception | None]:
-    return [
-        None if write.game_id in moved else StaleVersionError(write.game_id)
-        for write in writes
-        if isinstance(write, Append)
-    ]
+    results: list[Exception | None] = []
+    for write in writes:
+        game_id = write.id if isinstance(write, NewGame) else write.game_id
+        results.append(None if game_id in written else StaleVersionError(game_id))
+    return results
 
 
 def _seat_row(game_id: str, seat: SeatRow) -> dict[str, Any]:

@@ -172,21 +172,33 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
         ]
         assert store.in_one_statement(batch)
         assert not store.in_one_statement([*batch, batch[0]])  # one game twice
+        born = NewGame(
+            f"appender-new-{time.time_ns()}",
+            "race",
+            "{}",
+            [SeatRow(0, "human", "a-hash"), SeatRow(1, "computer", level="3")],
+            [EventRow(1, "throw", "4")],
+        )
 
         async def appends() -> tuple[list[Exception | None], list[Exception | None]]:
-            first = await appender.append_all(batch)
+            first = await appender.write_all([*batch, born])
             await appender.close()  # as if the connection were lost: it opens again
             later = Append(ids[0], 3, [EventRow(4, "move", "+2", 1)], "playing")
-            second = await appender.append_all([later])
+            second = await appender.write_all([later])
             await appender.close()
             return first, second
 
         results, later = asyncio.run(appends())
-        assert results[0] is None and results[2] is None
+        assert (
+            results[0] is None and results[2] is None and results[3] is None and results[3] is None
+        )
         assert isinstance(results[1], StaleVersionError)
         assert later == [None]
         assert [store.load_game(g).version for g in ids] == [4, 1, 2]
         assert [e.seat for e in store.load_game(ids[0]).events] == [None, 0, None, 1]
         assert store.load_game(ids[2]).status == "over"
+        stored = store.load_game(born.id)
+        assert (stored.name, stored.version, stored.status) == ("race", 1, "playing")
+        assert stored.seats == born.seats and stored.events[0].payload == "4"
     finally:
         store.close()

@@ -3,7 +3,7 @@ result per write, each the error, and leaves nothing behind."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
@@ -32,6 +32,12 @@ class FailingCommits(Store):
             yield conn
             if self.failing:
                 raise sa.exc.OperationalError("COMMIT", {}, Exception("disk full"))
+
+    def _write_all_at_once(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+        # PostgreSQL's one statement for a batch: rolled back as a whole.
+        if self.failing:
+            raise sa.exc.OperationalError("COMMIT", {}, Exception("disk full"))
+        return super()._write_all_at_once(writes)
 
 
 def test_a_failed_commit_gives_one_error_per_write(db_url: str) -> None:
