@@ -765,8 +765,10 @@ class Hall:
         it, else (or should it fail) through the store, which tells each write's
         fate apart."""
         if self._appender is not None and self.store.in_one_statement(writes):
-            with contextlib.suppress(AppendFailedError):
+            try:
                 return await self._appender.write_all(writes)
+            except AppendFailedError:
+                return await self._in_db(self.store.write_each, writes)
         return await self._in_db(self.store.write_many, writes)
 
     @staticmethod

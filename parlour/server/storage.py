@@ -180,12 +180,13 @@ WITH born AS (
 ), seated AS (
     INSERT INTO seats (game_id, side, player, level, token_hash, invite_hash)
     SELECT * FROM unnest(
-        %(s_game)s::text[], %(s_side)s::int[], %(s_player)s::text[],
+        %(s_game_id)s::text[], %(s_side)s::int[], %(s_player)s::text[],
         %(s_level)s::text[], %(s_token_hash)s::text[], %(s_invite_hash)s::text[]
     )
 ), checks AS (
-    SELECT * FROM unnest(%(id)s::text[], %(seen)s::int[], %(new)s::int[], %(status)s::text[])
-        AS checks (id, seen, new, status)
+    SELECT * FROM unnest(
+        %(b_id)s::text[], %(b_seen)s::int[], %(b_new)s::int[], %(b_status)s::text[]
+    ) AS checks (id, seen, new, status)
 ), moved AS (
     UPDATE games SET version = checks.new, status = checks.status
     FROM checks WHERE games.id = checks.id AND games.version = checks.seen
@@ -193,7 +194,7 @@ WITH born AS (
 ), logged AS (
     INSERT INTO events (game_id, version, kind, payload, seat, time)
     SELECT * FROM unnest(
-        %(e_game)s::text[], %(e_version)s::int[], %(e_kind)s::text[],
+        %(e_game_id)s::text[], %(e_version)s::int[], %(e_kind)s::text[],
         %(e_payload)s::text[], %(e_seat)s::int[], %(e_time)s::timestamptz[]
     ) AS event (game_id, version, kind, payload, seat, time)
     WHERE event.game_id IN (SELECT id FROM moved UNION ALL SELECT id FROM born)
@@ -279,6 +280,11 @@ class NewGame:
     seats: list[SeatRow]
     events: list[EventRow]
     created: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    @property
+    def game_id(self) -> str:
+        """The new game's id (as an :class:`Append` names its game)."""
+        return self.id
 
 
 @dataclass(slots=True)
@@ -435,7 +441,11 @@ class Store:
         except sa.exc.DBAPIError:
             if len(writes) == 1:
                 raise
-        # Something failed inside the batch: each on its own, so only it fails.
+        return self.write_each(writes)
+
+    def write_each(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+        """``writes`` each in a transaction of its own, so that what fails in a batch
+        fails alone: results as :meth:`write_many` gives them."""
         results: list[Exception | None] = []
         for write in writes:
             # The result counts only once the commit is through: a commit that
@@ -451,10 +461,9 @@ class Store:
     def in_one_statement(self, writes: Sequence[Append | NewGame]) -> bool:
         """Whether ``writes`` can go as :data:`_WRITE_ALL_POSTGRESQL`: on PostgreSQL,
         new games and appends of events (all but a seat taken), one per game."""
-        games = {write.id if isinstance(write, NewGame) else write.game_id for write in writes}
         return (
             not self.is_sqlite
-            and len(games) == len(writes)
+            and len({write.game_id for write in writes}) == len(writes)
             and all(
                 isinstance(write, NewGame) or (write.events and write.seat_update is None)
                 for write in writes
@@ -484,26 +493,12 @@ class Store:
         seat_updates: list[dict[str, Any]] = []
         for write in writes:
             if isinstance(write, NewGame):
-                games.append(
-                    {
-                        "id": write.id,
-                        "game": write.name,
-                        "options": write.options,
-                        "created": write.created,
-                        "status": "playing",
-                        "version": len(write.events),
-                    }
-                )
+                games.append(_game_row(write))
                 seats.extend(_seat_row(write.id, seat) for seat in write.seats)
                 events.extend(_event_row(write.id, event) for event in write.events)
                 results.append(None)
                 continue
-            version = {
-                "b_id": write.game_id,
-                "b_seen": write.seen_version,
-                "b_new": write.seen_version + len(write.events),
-                "b_status": write.status,
-            }
+            version = _version_check(write)
             if together:
                 versions.append(version)
             elif conn.execute(_UPDATE_VERSION, version).rowcount != 1:
@@ -750,9 +745,9 @@ class Appender:
     """PostgreSQL's group commits of moves and new games, sent from the server's
     event loop on a connection of psycopg's own (asyncio): no worker thread, and no
     SQLAlchemy, between a move and its one statement (:data:`_WRITE_ALL_POSTGRESQL`).
-    The server falls back on :meth:`Store.write_many` for anything else, and when
-    this fails (that tells each write's fate apart). A lost connection is opened
-    again at the next batch.
+    The server falls back on :meth:`Store.write_many` for anything else, and on
+    :meth:`Store.write_each` when this fails (that tells each write's fate apart).
+    A lost connection is opened again at the next batch.
 
     The statement is one transaction. Should the connection be lost after it
     committed and before the answer came, the fallback finds a move stale (the
@@ -788,54 +783,62 @@ class Appender:
 
 
 def _write_all_parameters(writes: Sequence[Append | NewGame]) -> dict[str, list[Any]]:
-    """The arrays :data:`_WRITE_ALL_POSTGRESQL` takes: a row per new game, per seat,
-    per check of an append's version and per event."""
-    columns = (
-        "g_id g_game g_options g_created g_status g_version "
-        "s_game s_side s_player s_level s_token_hash s_invite_hash "
-        "id seen new status e_game e_version e_kind e_payload e_seat e_time"
-    )
-    rows: dict[str, list[Any]] = {column: [] for column in columns.split()}
+    """The arrays :data:`_WRITE_ALL_POSTGRESQL` takes: the columns of the rows the
+    statements one by one would write (a new game's, its seats', each append's
+    version check, every event's), one array a column."""
+    games: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
+    checks: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
     for write in writes:
         if isinstance(write, NewGame):
-            game_id = write.id
-            for column, value in zip(
-                ("g_id", "g_game", "g_options", "g_created", "g_status", "g_version"),
-                (write.id, write.name, write.options, write.created, "playing", len(write.events)),
-                strict=True,
-            ):
-                rows[column].append(value)
-            for seat in write.seats:
-                rows["s_game"].append(write.id)
-                rows["s_side"].append(seat.side)
-                rows["s_player"].append(seat.player)
-                rows["s_level"].append(seat.level)
-                rows["s_token_hash"].append(seat.token_hash)
-                rows["s_invite_hash"].append(seat.invite_hash)
+            games.append(_game_row(write))
+            seats.extend(_seat_row(write.id, seat) for seat in write.seats)
         else:
-            game_id = write.game_id
-            rows["id"].append(write.game_id)
-            rows["seen"].append(write.seen_version)
-            rows["new"].append(write.seen_version + len(write.events))
-            rows["status"].append(write.status)
-        for event in write.events:
-            rows["e_game"].append(game_id)
-            rows["e_version"].append(event.version)
-            rows["e_kind"].append(event.kind)
-            rows["e_payload"].append(event.payload)
-            rows["e_seat"].append(event.seat)
-            rows["e_time"].append(event.time)
-    return rows
+            checks.append(_version_check(write))
+        events.extend(_event_row(write.game_id, event) for event in write.events)
+    return (
+        _arrays("g_", games_table.c.keys(), games)
+        | _arrays("s_", seats_table.c.keys(), seats)
+        | _arrays("", _CHECK_KEYS, checks)
+        | _arrays("e_", events_table.c.keys(), events)
+    )
+
+
+def _arrays(prefix: str, keys: Sequence[str], rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    return {prefix + key: [row[key] for row in rows] for key in keys}
 
 
 def _write_all_results(
     writes: Sequence[Append | NewGame], written: set[str]
 ) -> list[Exception | None]:
-    results: list[Exception | None] = []
-    for write in writes:
-        game_id = write.id if isinstance(write, NewGame) else write.game_id
-        results.append(None if game_id in written else StaleVersionError(game_id))
-    return results
+    return [
+        None if write.game_id in written else StaleVersionError(write.game_id) for write in writes
+    ]
+
+
+_CHECK_KEYS = ("b_id", "b_seen", "b_new", "b_status")
+
+
+def _version_check(append: Append) -> dict[str, Any]:
+    """The parameters of :data:`_UPDATE_VERSION` for ``append``."""
+    return {
+        "b_id": append.game_id,
+        "b_seen": append.seen_version,
+        "b_new": append.seen_version + len(append.events),
+        "b_status": append.status,
+    }
+
+
+def _game_row(new: NewGame) -> dict[str, Any]:
+    return {
+        "id": new.id,
+        "game": new.name,
+        "options": new.options,
+        "created": new.created,
+        "status": "playing",
+        "version": len(new.events),
+    }
 
 
 def _seat_row(game_id: str, seat: SeatRow) -> dict[str, Any]:

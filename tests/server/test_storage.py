@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from parlour.server.errors import Conflict, http_status
 from parlour.server.hall import Hall
 from parlour.server.storage import (
     Append,
+    Appender,
+    AppendFailedError,
     EventRow,
     NewGame,
     SeatRow,
@@ -155,7 +158,8 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
     postgres_url: str,
 ) -> None:
     """The event loop's appender: one statement for a batch of appends, each
-    checked against its own version; a lost connection is opened again."""
+    checked against its own version, and a new game; a lost connection is opened
+    again."""
     store = Store(postgres_url)
     appender = store.appender()
     assert appender is not None and Store("sqlite://").appender() is None
@@ -189,9 +193,7 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
             return first, second
 
         results, later = asyncio.run(appends())
-        assert (
-            results[0] is None and results[2] is None and results[3] is None and results[3] is None
-        )
+        assert results[0] is None and results[2] is None and results[3] is None
         assert isinstance(results[1], StaleVersionError)
         assert later == [None]
         assert [store.load_game(g).version for g in ids] == [4, 1, 2]
@@ -202,3 +204,37 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
         assert stored.seats == born.seats and stored.events[0].payload == "4"
     finally:
         store.close()
+
+
+def test_when_the_appender_fails_each_write_goes_on_its_own(postgres_url: str) -> None:
+    """The server's fallback after a failed one-statement batch: each write in its
+    own transaction (which tells their fates apart), not the same statement again."""
+
+    class Failing(Appender):
+        async def write_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+            raise AppendFailedError("the connection was lost")
+
+    class Counting(Store):
+        at_once = 0
+
+        def appender(self) -> Appender | None:
+            return Failing(self.url)
+
+        def _write_all_at_once(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
+            self.at_once += 1
+            return super()._write_all_at_once(writes)
+
+    async def play() -> None:
+        store = Counting(postgres_url)
+        hall = Hall(store, dice=Dice(seed=4))
+        await hall.start()
+        try:
+            table, tokens, _ = await hall.create("race", "local", 0, None)
+            await hall.act(table.id, tokens[0]["token"], "move", table.version, "+1")
+            assert store.load_game(table.id).version == table.version == 3
+            assert store.at_once == 0
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(play())
