@@ -130,6 +130,9 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
 
 @dataclass
 class Tally:
+    #: The swarm's clients: once each has created and joined its first game, the
+    #: swarm's arrival is over and the steady state begins.
+    clients: int
     latencies: list[float] = field(default_factory=list)
     #: When each move of ``latencies`` was sent.
     sent: list[float] = field(default_factory=list)
@@ -139,8 +142,7 @@ class Tally:
     games_finished: int = 0
     games_started: int = 0
     errors: dict[str, int] = field(default_factory=dict)
-    #: Clients whose first game has been created and joined, and the time the
-    #: last of them was: the swarm's arrival is over, the steady state begins.
+    #: Clients whose first game has been created and joined, and when the last was.
     arrived: int = 0
     all_arrived: float | None = None
     began: float = field(default_factory=time.monotonic)
@@ -148,9 +150,9 @@ class Tally:
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
-    def arrive(self, clients: int) -> None:
+    def arrive(self) -> None:
         self.arrived += 1
-        if self.arrived == clients:
+        if self.arrived == self.clients:
             self.all_arrived = time.monotonic()
 
     def steady(self, values: list[float], sent: list[float]) -> list[float]:
@@ -218,7 +220,6 @@ async def play_ws(
     think: float,
     until: float,
     tally: Tally,
-    clients: int,
     watch_base: str | None = None,
 ) -> None:
     rng = random.Random()
@@ -238,7 +239,7 @@ async def play_ws(
             await ws.recv()  # welcome
             state = json.loads(await ws.recv())["game"]
             if first:
-                tally.arrive(clients)
+                tally.arrive()
                 first = False
             request = 0
             while state["status"] == "playing" and time.monotonic() < until:
@@ -289,7 +290,6 @@ async def play_http(
     think: float,
     until: float,
     tally: Tally,
-    clients: int,
 ) -> None:
     rng = random.Random()
     await asyncio.sleep(rng.uniform(0, think))
@@ -298,7 +298,7 @@ async def play_http(
         game_id, tokens, state = await new_game(http, game)
         tally.games_started += 1
         if first:
-            tally.arrive(clients)
+            tally.arrive()
             first = False
         while state["status"] == "playing" and time.monotonic() < until:
             await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
@@ -331,7 +331,7 @@ def percentile(values: list[float], fraction: float) -> float:
 async def swarm(args: argparse.Namespace, bases: list[str], fleet: bool) -> Tally:
     """The swarm: game i played through ``bases[i % N]`` (and, in a fleet, watched
     through the next one)."""
-    tally = Tally()
+    tally = Tally(args.games)
     limits = httpx.Limits(max_connections=args.games + 10, max_keepalive_connections=args.games)
     clients = []
     async with contextlib.AsyncExitStack() as stack:
@@ -353,13 +353,10 @@ async def swarm(args: argparse.Namespace, bases: list[str], fleet: bool) -> Tall
                     args.think,
                     until,
                     tally,
-                    args.games,
                     watch_base,
                 )
             else:
-                play = play_http(
-                    bases[here], https[here], args.game, args.think, until, tally, args.games
-                )
+                play = play_http(bases[here], https[here], args.game, args.think, until, tally)
             clients.append(asyncio.create_task(play))
         # Bounded: whatever is still running a while after the end is cancelled.
         done, pending = await asyncio.wait(clients, timeout=args.duration + 30)
