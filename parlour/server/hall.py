@@ -62,6 +62,7 @@ from parlour.server.storage import (
     EventRow,
     JobRow,
     NewGame,
+    ReadFailedError,
     SeatRow,
     StaleVersionError,
     Store,
@@ -146,8 +147,10 @@ class Hall:
         # no other writer holds the lock. A database server is waited on in threads
         # (but for the moves and new games, which psycopg sends from the event loop).
         self._inline = store.is_sqlite
-        #: PostgreSQL's writes of moves and new games go from the event loop.
+        #: PostgreSQL's writes of moves and new games, and its reads of a game, go
+        #: from the event loop.
         self._appender = store.appender()
+        self._reader = store.reader()
         self._pool: ProcessPoolExecutor | None = None
         #: The coach: finished games analysed in a worker of their own.
         self.analyses = Analyses(store, self._in_db, os.getpid())
@@ -275,8 +278,9 @@ class Hall:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         await self.analyses.stop()
-        if self._appender is not None:
-            await self._appender.close()
+        for link in (self._appender, self._reader):
+            if link is not None:
+                await link.close()
         self._db.shutdown(wait=True)
 
     # -- creating and joining ----------------------------------------------------------
@@ -464,7 +468,7 @@ class Hall:
                 return table
             self._heard_while_loading[game_id] = -1
             try:
-                stored = await self._in_db(self.store.load_game, game_id)
+                stored = await self._load(game_id)
             except UnknownGameIdError:
                 raise NotFound("unknown-game-id", f"there is no game {game_id!r}") from None
             finally:
@@ -479,6 +483,14 @@ class Hall:
         # running clock is watched here too.
         self._carry_on(table)
         return table
+
+    async def _load(self, game_id: str) -> StoredGame:
+        """The game as the store has it: through the event loop's reader where
+        there is one, else (or should it fail) through the store in a thread."""
+        if self._reader is not None:
+            with contextlib.suppress(ReadFailedError):
+                return await self._reader.load_game(game_id)
+        return await self._in_db(self.store.load_game, game_id)
 
     @staticmethod
     def _replay(stored: StoredGame) -> Table:
@@ -549,7 +561,7 @@ class Hall:
         """Read what the store has past ``table``'s version and adopt it; the caller
         holds the table's lock."""
         try:
-            stored = await self._in_db(self.store.load_game, table.id)
+            stored = await self._load(table.id)
         except UnknownGameIdError:
             return
         for seat, row in zip(table.seats, stored.seats, strict=True):

@@ -37,6 +37,8 @@ from typing import Any
 
 import psycopg
 import sqlalchemy as sa
+from psycopg.rows import namedtuple_row
+from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
@@ -155,6 +157,11 @@ _EVENTS = (
     .where(events_table.c.game_id == sa.bindparam("b_id"))
     .order_by(events_table.c.version)
 )
+# The same three as psycopg sends them from the event loop (see Reader).
+_GAME_SQL, _SEATS_SQL, _EVENTS_SQL = (
+    str(statement.compile(dialect=postgresql_psycopg.dialect()))  # type: ignore[no-untyped-call]
+    for statement in (_GAME, _SEATS, _EVENTS)
+)
 _UPDATE_SEAT = (
     seats_table.update()
     .where(seats_table.c.game_id == sa.bindparam("b_id"))
@@ -209,6 +216,10 @@ class StaleVersionError(Exception):
 
 class AppendFailedError(Exception):
     """The event loop's appender could not store a batch (see :class:`Appender`)."""
+
+
+class ReadFailedError(Exception):
+    """The event loop's reader could not read a game (see :class:`Reader`)."""
 
 
 class _SomeStale(Exception):
@@ -479,6 +490,10 @@ class Store:
         """What appends from the event loop, on PostgreSQL (None on SQLite)."""
         return None if self.is_sqlite else Appender(self.url)
 
+    def reader(self) -> Reader | None:
+        """What reads games from the event loop, on PostgreSQL (None on SQLite)."""
+        return None if self.is_sqlite else Reader(self.url)
+
     def _write_all(
         self, conn: Connection, writes: Sequence[Append | NewGame], together: bool
     ) -> list[Exception | None]:
@@ -719,67 +734,100 @@ class Store:
             reading = reading.execution_options(isolation_level="AUTOCOMMIT")
         with reading as conn:
             row = conn.execute(_GAME, {"b_id": game_id}).one_or_none()
-            if row is None:
-                raise UnknownGameIdError(game_id)
-            seats = [
-                SeatRow(s.side, s.player, s.token_hash, s.level, s.invite_hash)
-                for s in conn.execute(_SEATS, {"b_id": game_id})
-            ]
-            events = [
-                EventRow(e.version, e.kind, e.payload, e.seat, _aware(e.time))
-                for e in conn.execute(_EVENTS, {"b_id": game_id})
-            ]
-        return StoredGame(
-            id=row.id,
-            name=row.game,
-            options=json.loads(row.options),
-            created=_aware(row.created),
-            status=row.status,
-            version=row.version,
-            seats=seats,
-            events=events,
-        )
+            seats = conn.execute(_SEATS, {"b_id": game_id}).all()
+            events = conn.execute(_EVENTS, {"b_id": game_id}).all()
+        return _stored_game(game_id, row, seats, events)
 
 
-class Appender:
+def _stored_game(game_id: str, row: Any, seats: Sequence[Any], events: Sequence[Any]) -> StoredGame:
+    """A game from the rows of :data:`_GAME`, :data:`_SEATS` and :data:`_EVENTS`
+    (SQLAlchemy's or psycopg's named tuples alike)."""
+    if row is None:
+        raise UnknownGameIdError(game_id)
+    return StoredGame(
+        id=row.id,
+        name=row.game,
+        options=json.loads(row.options),
+        created=_aware(row.created),
+        status=row.status,
+        version=row.version,
+        seats=[SeatRow(s.side, s.player, s.token_hash, s.level, s.invite_hash) for s in seats],
+        events=[EventRow(e.version, e.kind, e.payload, e.seat, _aware(e.time)) for e in events],
+    )
+
+
+class _OnTheLoop:
+    """A connection of psycopg's own (asyncio) on which the server's event loop
+    talks to PostgreSQL: no worker thread, and no SQLAlchemy, between a request and
+    its statements. Opened at first use, and again after it was lost."""
+
+    def __init__(self, url: URL) -> None:
+        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+
+    async def _connected(self) -> psycopg.AsyncConnection[Any]:
+        if self._connection is None or self._connection.closed:
+            self._connection = await psycopg.AsyncConnection.connect(
+                self._conninfo, autocommit=True, connect_timeout=5
+            )
+        return self._connection
+
+    async def _lost(self) -> None:
+        """After a failure: a broken connection is closed, to be opened again."""
+        if self._connection is not None and self._connection.broken:
+            await self.close()
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            await connection.close()
+
+
+class Reader(_OnTheLoop):
+    """PostgreSQL's reads of a game from the event loop: the three statements of
+    :meth:`Store.load_game` sent together (psycopg's pipeline mode), one round trip.
+    The server falls back on :meth:`Store.load_game` when this fails."""
+
+    async def load_game(self, game_id: str) -> StoredGame:
+        parameters = {"b_id": game_id}
+        try:
+            connection = await self._connected()
+            async with connection.pipeline():
+                game, seats, events = (
+                    connection.cursor(row_factory=namedtuple_row) for _ in range(3)
+                )
+                await game.execute(_GAME_SQL, parameters)
+                await seats.execute(_SEATS_SQL, parameters)
+                await events.execute(_EVENTS_SQL, parameters)
+            row = await game.fetchone()
+            return _stored_game(game_id, row, await seats.fetchall(), await events.fetchall())
+        except (psycopg.Error, OSError) as error:
+            await self._lost()
+            raise ReadFailedError(str(error)) from error
+
+
+class Appender(_OnTheLoop):
     """PostgreSQL's group commits of moves and new games, sent from the server's
-    event loop on a connection of psycopg's own (asyncio): no worker thread, and no
-    SQLAlchemy, between a move and its one statement (:data:`_WRITE_ALL_POSTGRESQL`).
-    The server falls back on :meth:`Store.write_many` for anything else, and on
+    event loop in one statement (:data:`_WRITE_ALL_POSTGRESQL`). The server falls
+    back on :meth:`Store.write_many` for anything else, and on
     :meth:`Store.write_each` when this fails (that tells each write's fate apart).
-    A lost connection is opened again at the next batch.
 
     The statement is one transaction. Should the connection be lost after it
     committed and before the answer came, the fallback finds a move stale (the
     player sees the game move on) and a new game's id taken (the creation fails):
     nothing is written twice."""
 
-    def __init__(self, url: URL) -> None:
-        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._connection: psycopg.AsyncConnection[Any] | None = None
-
     async def write_all(self, writes: Sequence[Append | NewGame]) -> list[Exception | None]:
         """``writes`` (each for which :meth:`Store.in_one_statement` holds) stored:
         None for each done, StaleVersionError for each whose game had moved on."""
         try:
-            if self._connection is None or self._connection.closed:
-                self._connection = await psycopg.AsyncConnection.connect(
-                    self._conninfo, autocommit=True, connect_timeout=5
-                )
-            cursor = await self._connection.execute(
-                _WRITE_ALL_POSTGRESQL, _write_all_parameters(writes)
-            )
+            connection = await self._connected()
+            cursor = await connection.execute(_WRITE_ALL_POSTGRESQL, _write_all_parameters(writes))
             moved = {row[0] for row in await cursor.fetchall()}
         except (psycopg.Error, OSError) as error:
-            if self._connection is not None and self._connection.broken:
-                await self.close()
+            await self._lost()
             raise AppendFailedError(str(error)) from error
         return _write_all_results(writes, moved)
-
-    async def close(self) -> None:
-        if self._connection is not None:
-            connection, self._connection = self._connection, None
-            await connection.close()
 
 
 def _write_all_parameters(writes: Sequence[Append | NewGame]) -> dict[str, list[Any]]:

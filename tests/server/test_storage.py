@@ -20,9 +20,13 @@ from parlour.server.storage import (
     AppendFailedError,
     EventRow,
     NewGame,
+    Reader,
+    ReadFailedError,
     SeatRow,
     StaleVersionError,
     Store,
+    StoredGame,
+    UnknownGameIdError,
     default_url,
     make_engine,
 )
@@ -204,6 +208,70 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
         assert stored.seats == born.seats and stored.events[0].payload == "4"
     finally:
         store.close()
+
+
+def test_postgresqls_reader_reads_a_game_as_the_store_does(postgres_url: str) -> None:
+    """The event loop's reader: the same game as :meth:`Store.load_game` reads
+    (its seats and events in order), an unknown id refused as there, and a lost
+    connection opened again; when it fails the hall reads through the store."""
+    store = Store(postgres_url)
+    reader = store.reader()
+    assert reader is not None and Store("sqlite://").reader() is None
+    game_id = f"reader-{time.time_ns()}"
+    # Both human: a computer's turn would leave a job in the database other tests share.
+    seats = [SeatRow(0, "human", "a-hash"), SeatRow(1, "human", invite_hash="i-hash")]
+    events = [
+        EventRow(1, "throw", "throw 3"),
+        EventRow(2, "move", "+3", 0),
+        EventRow(3, "throw", "throw 2"),
+    ]
+    try:
+        store.create_game(NewGame(game_id, "race", '{"opponent": "friend"}', seats, events))
+
+        async def reads() -> tuple[StoredGame, StoredGame]:
+            first = await reader.load_game(game_id)
+            with pytest.raises(UnknownGameIdError):
+                await reader.load_game("no-such-game")
+            await reader.close()  # as if the connection were lost: it opens again
+            second = await reader.load_game(game_id)
+            await reader.close()
+            return first, second
+
+        first, second = asyncio.run(reads())
+        assert first == second == store.load_game(game_id)
+        assert first.options == {"opponent": "friend"} and first.version == 3
+        assert first.seats == seats and [e.payload for e in first.events] == [
+            "throw 3",
+            "+3",
+            "throw 2",
+        ]
+    finally:
+        store.close()
+
+    class Failing(Reader):
+        tried = 0
+
+        async def load_game(self, game_id: str) -> StoredGame:
+            Failing.tried += 1
+            raise ReadFailedError("the connection was lost")
+
+    class WithFailingReader(Store):
+        def reader(self) -> Reader | None:
+            return Failing(self.url)
+
+    async def play() -> None:
+        failing = WithFailingReader(postgres_url)
+        hall = Hall(failing, dice=Dice(seed=4))
+        await hall.start()
+        try:
+            table = await hall.get(game_id)
+            assert table.version == 3 and table.seats[1].invite_hash == "i-hash"
+            assert Failing.tried == 1
+        finally:
+            await hall.stop()
+            failing.close()
+
+    asyncio.run(play())
 
 
 def test_when_the_appender_fails_each_write_goes_on_its_own(postgres_url: str) -> None:
