@@ -212,8 +212,9 @@ def test_postgresqls_appender_stores_a_batch_and_refuses_only_the_stale(
 
 def test_postgresqls_reader_reads_a_game_as_the_store_does(postgres_url: str) -> None:
     """The event loop's reader: the same game as :meth:`Store.load_game` reads
-    (its seats and events in order), an unknown id refused as there, and a lost
-    connection opened again; when it fails the hall reads through the store."""
+    (its seats and events in order), many reads at once, an unknown id refused as
+    there, and a lost connection opened again; when it fails the hall reads
+    through the store."""
     store = Store(postgres_url)
     reader = store.reader()
     assert reader is not None and Store("sqlite://").reader() is None
@@ -230,6 +231,10 @@ def test_postgresqls_reader_reads_a_game_as_the_store_does(postgres_url: str) ->
 
         async def reads() -> tuple[StoredGame, StoredGame]:
             first = await reader.load_game(game_id)
+            at_once = await asyncio.wait_for(  # many at once share the one connection
+                asyncio.gather(*(reader.load_game(game_id) for _ in range(20))), 10
+            )
+            assert at_once == [first] * 20
             with pytest.raises(UnknownGameIdError):
                 await reader.load_game("no-such-game")
             await reader.close()  # as if the connection were lost: it opens again
