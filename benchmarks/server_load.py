@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -54,6 +55,10 @@ import uvloop
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The collector's thresholds of `parlour serve` (parlour.server.app's
+#: COLLECTOR_THRESHOLDS; the script does not import the package it measures).
+COLLECTOR_THRESHOLDS = (50_000, 20, 100)
+PYTHONS_THRESHOLDS = gc.get_threshold()
 
 LAUNCH = """
 import sys
@@ -453,9 +458,18 @@ def run(args: argparse.Namespace, db: str, code: str) -> tuple[Tally, float, flo
         started = time.monotonic()
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         # The swarm shares the machine's cores with the servers: uvloop (which
-        # uvicorn runs the servers on) keeps its own share small.
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            tally = runner.run(swarm(args, bases, fleet=code == LAUNCH and args.servers > 1))
+        # uvicorn runs the servers on) keeps its own share small. Its collector is
+        # tuned as `parlour serve` tunes the servers' (parlour.server.app): with
+        # Python's thresholds, full collections in the swarm's arrival (a thousand
+        # WebSockets opened) stalled it 80 ms and more, counted as the servers'.
+        gc.freeze()
+        gc.set_threshold(*COLLECTOR_THRESHOLDS)
+        try:
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                tally = runner.run(swarm(args, bases, fleet=code == LAUNCH and args.servers > 1))
+        finally:
+            gc.set_threshold(*PYTHONS_THRESHOLDS)
+            gc.unfreeze()
         wall = time.monotonic() - started
         server_cpu = sum(cpu_seconds(server.pid) for server in servers) - server_cpu
         client_cpu = time.process_time() - client_cpu

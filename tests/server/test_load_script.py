@@ -3,6 +3,7 @@ nothing here, only that the script works end to end against both servers)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,18 @@ def test_the_load_test_plays_and_reports(transport: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "== echo peer" in result.stdout and "== parlour" in result.stdout
     assert "p99 latency" in result.stdout and "errors          none" in result.stdout
+
+
+def test_the_swarms_collector_is_tuned_as_the_servers_is() -> None:
+    """The script keeps its own copy of the servers' collector thresholds (it does
+    not import the package it measures): the two must not drift apart."""
+    from parlour.server.app import COLLECTOR_THRESHOLDS
+
+    tree = ast.parse((ROOT / "benchmarks/server_load.py").read_text())
+    copies = [
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(getattr(target, "id", None) == "COLLECTOR_THRESHOLDS" for target in node.targets)
+    ]
+    assert copies == [COLLECTOR_THRESHOLDS]
