@@ -145,7 +145,8 @@ class Hall:
         # (two thread switches per write, each a wait for the GIL and a core on a
         # busy machine). It assumes one server process per database file, so that
         # no other writer holds the lock. A database server is waited on in threads
-        # (but for the moves and new games, which psycopg sends from the event loop).
+        # (but for the moves, new games and reads of a game, which psycopg sends from
+        # the event loop).
         self._inline = store.is_sqlite
         #: PostgreSQL's writes of moves and new games, and its reads of a game, go
         #: from the event loop.
