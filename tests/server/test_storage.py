@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -71,12 +72,23 @@ def test_sqlite_is_set_up_for_concurrent_writers(sqlite_url: str) -> None:
         engine.dispose()
 
 
+@asynccontextmanager
+async def open_hall(store: Store) -> AsyncIterator[Hall]:
+    """A started hall over ``store`` (seeded dice); stopped, and the store closed,
+    afterwards."""
+    hall = Hall(store, dice=Dice(seed=4))
+    await hall.start()
+    try:
+        yield hall
+    finally:
+        await hall.stop()
+        store.close()
+
+
 def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
     async def race() -> None:
         store = Store(db_url)
-        hall = Hall(store, dice=Dice(seed=4))
-        await hall.start()
-        try:
+        async with open_hall(store) as hall:
             session, tokens, _ = await hall.create("race", "local", 0, None)
             token = tokens[0]["token"]
             version = session.version
@@ -88,9 +100,6 @@ def test_two_racing_moves_on_one_version_cannot_both_win(db_url: str) -> None:
             assert len(refused) == 4 and {http_status(e) for e in refused} == {409}
             assert session.version == version + 2
             assert [e.version for e in store.load_game(session.id).events] == [1, 2, 3]
-        finally:
-            await hall.stop()
-            store.close()
 
     asyncio.run(race())
 
@@ -265,16 +274,10 @@ def test_postgresqls_reader_reads_a_game_as_the_store_does(postgres_url: str) ->
             return Failing(self.url)
 
     async def play() -> None:
-        failing = WithFailingReader(postgres_url)
-        hall = Hall(failing, dice=Dice(seed=4))
-        await hall.start()
-        try:
+        async with open_hall(WithFailingReader(postgres_url)) as hall:
             table = await hall.get(game_id)
             assert table.version == 3 and table.seats[1].invite_hash == "i-hash"
             assert Failing.tried == 1
-        finally:
-            await hall.stop()
-            failing.close()
 
     asyncio.run(play())
 
@@ -299,15 +302,10 @@ def test_when_the_appender_fails_each_write_goes_on_its_own(postgres_url: str) -
 
     async def play() -> None:
         store = Counting(postgres_url)
-        hall = Hall(store, dice=Dice(seed=4))
-        await hall.start()
-        try:
+        async with open_hall(store) as hall:
             table, tokens, _ = await hall.create("race", "local", 0, None)
             await hall.act(table.id, tokens[0]["token"], "move", table.version, "+1")
             assert store.load_game(table.id).version == table.version == 3
             assert store.at_once == 0
-        finally:
-            await hall.stop()
-            store.close()
 
     asyncio.run(play())
