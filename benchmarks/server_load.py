@@ -58,7 +58,6 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The collector's thresholds of `parlour serve` (parlour.server.app's
 #: COLLECTOR_THRESHOLDS; the script does not import the package it measures).
 COLLECTOR_THRESHOLDS = (50_000, 20, 100)
-PYTHONS_THRESHOLDS = gc.get_threshold()
 
 LAUNCH = """
 import sys
@@ -464,12 +463,8 @@ def run(args: argparse.Namespace, db: str, code: str) -> tuple[Tally, float, flo
         # WebSockets opened) stalled it 80 ms and more, counted as the servers'.
         gc.freeze()
         gc.set_threshold(*COLLECTOR_THRESHOLDS)
-        try:
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                tally = runner.run(swarm(args, bases, fleet=code == LAUNCH and args.servers > 1))
-        finally:
-            gc.set_threshold(*PYTHONS_THRESHOLDS)
-            gc.unfreeze()
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            tally = runner.run(swarm(args, bases, fleet=code == LAUNCH and args.servers > 1))
         wall = time.monotonic() - started
         server_cpu = sum(cpu_seconds(server.pid) for server in servers) - server_cpu
         client_cpu = time.process_time() - client_cpu
