@@ -467,11 +467,11 @@ LEVELS: dict[int, Level] = {
     2: Level(depth=2, seconds=0.1, margin=70, slip=0.15, book=False),
     3: Level(depth=3, seconds=0.15, margin=40, slip=0.08, book=False),
     4: Level(depth=4, seconds=0.2, book=False),
-    5: Level(depth=64, seconds=0.3),
-    6: Level(depth=64, seconds=0.6),
-    7: Level(depth=64, seconds=1.0),
-    8: Level(depth=64, seconds=1.6),
-    9: Level(depth=64, seconds=2.5),
+    5: Level(depth=6, seconds=0.3),
+    6: Level(depth=8, seconds=0.5),
+    7: Level(depth=64, seconds=0.3),
+    8: Level(depth=64, seconds=1.0),
+    9: Level(depth=64, seconds=2.0),
     10: Level(depth=64, seconds=4.0),
 }
 

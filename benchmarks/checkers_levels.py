@@ -1,0 +1,147 @@
+"""Checkers levels: one level against another, or against py-draughts' engine.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/checkers_levels.py 3 4 --jobs 2            # level 3 against 4
+    .venv/bin/python benchmarks/checkers_levels.py 2 py-draughts --jobs 2  # at level 2's time
+    .venv/bin/python benchmarks/checkers_levels.py 5 py-draughts --ballots 6
+
+Each player is a level of Parlour's engine, played as a game against the computer
+plays it (``CheckersEngine.choose_move``: the level's time, its deliberate mistakes,
+its opening book), or ``py-draughts``: py-draughts' engine with the ACF capture rule
+(see ``checkers_match.py``), given the time per move of the level it meets
+(``--seconds`` to set it). The low levels' mistakes are seeded by the game's
+number, so a match replays move for move where time does not decide.
+
+The games start from the ballots of ``checkers_match.py``, each played twice with
+colours swapped, and are adjudicated by our rules as there. It prints each game,
+then the first player's score with its 95 % interval and the Elo difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checkers_match import BALLOTS, PLY_CAP, Peer, balanced_starts, ballot_state, elo, interval
+
+from parlour.checkers.board import BLACK, Move
+from parlour.checkers.engine import LEVELS, CheckersEngine
+from parlour.checkers.rules import CheckersState
+
+PEER = "py-draughts"
+
+
+class LevelPlayer:
+    """Parlour's engine at one level, its mistakes drawn from a seeded generator."""
+
+    def __init__(self, level: int, seed: int) -> None:
+        self.level = level
+        self.engine = CheckersEngine()
+        self.rng = random.Random(seed)
+
+    def push(self, move: Move) -> None:
+        pass  # the engine is asked about the whole position each time
+
+    def choose(self, state: CheckersState) -> Move:
+        return self.engine.choose_move(state, level=self.level, rng=self.rng)
+
+
+def player(name: str, other: str, seconds: float | None, seed: int) -> LevelPlayer | Peer:
+    if name != PEER:
+        return LevelPlayer(int(name), seed)
+    if seconds is None:
+        seconds = LEVELS[int(other)].seconds
+    return Peer(seconds)
+
+
+def play(task: tuple[int, str, bool, str, str, float | None]) -> tuple[int, bool, float, str, int]:
+    """One game: (its number, the first player is Black, the first player's score,
+    why it ended, plies)."""
+    number, ballot, first_black, first, second, seconds = task
+    state = ballot_state(ballot)
+    players = {
+        True: player(first, second, seconds, seed=2 * number),
+        False: player(second, first, seconds, seed=2 * number + 1),
+    }
+    for move in state.move_stack:
+        for each in players.values():
+            each.push(move)
+    while True:
+        outcome = state.rules_outcome()
+        if outcome is not None:
+            score = 1.0 if (outcome.winner is BLACK) == first_black else 0.0
+            return number, first_black, score, outcome.reason, len(state.move_stack)
+        draw = state.claimable_draw()
+        if draw is not None or len(state.move_stack) >= PLY_CAP:
+            return (
+                number,
+                first_black,
+                0.5,
+                draw or f"stopped at {PLY_CAP} plies",
+                len(state.move_stack),
+            )
+        mover = players[(state.turn is BLACK) == first_black]
+        move = mover.choose(state)
+        for each in players.values():
+            if each is not mover:  # the peer has pushed its own move on its board
+                each.push(move)
+        state.push(move)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("first", help="a level (1-10) or py-draughts")
+    parser.add_argument("second", help="a level (1-10) or py-draughts")
+    parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
+    parser.add_argument("--seconds", type=float, help="py-draughts' time per move")
+    parser.add_argument("--jobs", type=int, default=2, help="games played at once")
+    args = parser.parse_args()
+    for name in (args.first, args.second):
+        if name != PEER and (not name.isdigit() or int(name) not in LEVELS):
+            parser.error(f"{name!r} is neither a level (1-{max(LEVELS)}) nor {PEER}")
+    if PEER in (args.first, args.second) and args.first == args.second:
+        parser.error("at least one player must be a level")
+
+    started = time.monotonic()
+    ballots = [*BALLOTS, *balanced_starts()][: args.ballots]
+    tasks = [
+        (2 * n + (0 if black else 1), ballot, black, args.first, args.second, args.seconds)
+        for n, ballot in enumerate(ballots)
+        for black in (True, False)
+    ]
+    print(
+        f"{args.first} against {args.second}: {len(tasks)} games from {len(ballots)} ballots",
+        flush=True,
+    )
+    scores = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for number, black, score, why, plies in pool.map(play, tasks):
+            scores.append(score)
+            colour = "Black" if black else "White"
+            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
+            ballot = tasks[number][1]
+            print(
+                f"  {ballot:18} {args.first} {colour}: {verdict:4} ({why}, {plies} plies)",
+                flush=True,
+            )
+    mean, low, high = interval(scores)
+    print(
+        f"\n{args.first} against {args.second}: +{scores.count(1.0)} ={scores.count(0.5)} "
+        f"-{scores.count(0.0)} of {len(scores)}"
+    )
+    print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}")
+    print(f"Elo {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})")
+    print(f"{time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
