@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from parlour.core.registry import (
     game_names,
     get_face,
     get_game,
+    level_strengths,
     programs,
     run_program,
 )
@@ -528,6 +530,11 @@ def _position(game: Game[Any], text: str) -> str:
     return game.new_state().to_text() if text == STARTPOS else text
 
 
+#: Where ``parlour play --help`` lists each level's measured strength (an epilog
+#: written out by :class:`_PlayHelp` when the help is shown).
+_LEVEL_STRENGTHS = "(the levels' strengths)"
+
+
 class _PlayHelp(argparse.HelpFormatter):
     """Help for ``parlour play``: each game's levels are looked up only when the help
     is shown, so that the engines are not imported for every command."""
@@ -541,6 +548,27 @@ class _PlayHelp(argparse.HelpFormatter):
             if levels is not None:
                 ranges.append(f"{name} 1-{levels[0]} (default {levels[1]})")
         return "the computer's level, 1 a beginner: " + ", ".join(ranges)
+
+    def _format_text(self, text: str) -> str:
+        if text != _LEVEL_STRENGTHS:
+            return super()._format_text(text)
+        width = max(self._width - self._current_indent, 40)
+        lines = ["the levels, as measured (docs/benchmarks.md says how):"]
+        unmeasured = []
+        for name in game_names():
+            strengths = level_strengths(name)
+            if not strengths:
+                unmeasured.append(name)
+            for level, words in sorted(strengths.items()):
+                lines += textwrap.wrap(
+                    f"{name} {level}: {words}",
+                    width,
+                    initial_indent="  ",
+                    subsequent_indent="      ",
+                )
+        if unmeasured:
+            lines.append(f"  {', '.join(unmeasured)}: not measured yet")
+        return "\n".join(lines) + "\n\n"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -686,6 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         formatter_class=_PlayHelp,
+        epilog=_LEVEL_STRENGTHS,
         help="play a game in the terminal",
         description="Play a game in the terminal, against the computer or a second person "
         "at the same keyboard: the board in colour, moves typed or made with the mouse, "

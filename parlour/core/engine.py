@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Literal, TypeVar
 
@@ -114,6 +114,10 @@ class Engine(ABC, Generic[Move]):
     strongest: ClassVar[int] = 10
     #: The level used when none is asked for: answers within about a second.
     default_level: ClassVar[int] = 5
+    #: Each level's strength as measured, in a player's words, shown by the help
+    #: and the web page (the matches behind the words are in docs/benchmarks.md).
+    #: A level not here has not been measured yet.
+    level_strengths: ClassVar[Mapping[int, str]] = {}
 
     @abstractmethod
     def choose_move(

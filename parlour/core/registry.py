@@ -12,6 +12,7 @@ without the engine, and a game's import cost is paid only by those who play it.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -164,11 +165,20 @@ def engine_levels(game: Game[Any] | str) -> tuple[int, int] | None:
     >>> engine_levels("chess")
     (10, 5)
     """
+    engine = _engine_type(game)
+    return None if engine is None else (engine.strongest, engine.default_level)
+
+
+def level_strengths(game: Game[Any] | str) -> Mapping[int, str]:
+    """How strong each level of the computer opponent was measured to be, in a
+    player's words (empty for a game without one, or not measured yet)."""
+    engine = _engine_type(game)
+    return {} if engine is None else engine.level_strengths
+
+
+def _engine_type(game: Game[Any] | str) -> type[Engine[Any]] | None:
     target = _entry(game if isinstance(game, str) else game.name).engine
-    if target is None:
-        return None
-    engine: type[Engine[Any]] = _load(target)
-    return engine.strongest, engine.default_level
+    return None if target is None else _load(target)
 
 
 def get_engine(game: Game[Any] | str) -> Engine[Any]:

@@ -86,6 +86,9 @@ def about(game_name: str, level: str) -> str:
     if level in LEVELS:
         return ABOUT.get(level, "")
     strongest = engine_levels(game_name)[-1]
+    measured = registry.level_strengths(game_name).get(int(level))
+    if measured is not None:
+        return f"level {level} of {strongest}: {measured}"
     if level == "1":
         return f"level 1 of {strongest}: a beginner who makes mistakes"
     if level == strongest:

@@ -10,6 +10,7 @@ import { coordinates as chessCoordinates, drawPiece as drawChessman } from "./bo
 import { drawPiece as drawCheckersPiece, numbers, place as checkersPlace, squareAt as checkersSquareAt } from "./boards/checkers.js";
 import { squareBoard } from "./boards/squares.js";
 import { h, mainArea } from "./dom.js";
+import { levelChoice } from "./levels.js";
 import { pointerAt, svg } from "./svg.js";
 
 /**
@@ -551,11 +552,7 @@ function editorPage(kind, game) {
   );
 
   // Then the game: the opponent and the side, as on the home page's card.
-  const levelSelect = /** @type {HTMLSelectElement} */ (h("select", { id: id("level"), name: "level", "data-testid": "editor-level" },
-    game.levels.map((/** @type {any} */ level) =>
-      h("option", { value: level.name, selected: level.name === game.default_level, title: level.about },
-        level.name === "random" ? "random moves (test)" : `level ${level.name} of ${game.levels.length - 1}${level.name === "1" ? " (beginner)" : ""}`)),
-  ));
+  const { select: levelSelect, note: levelNote } = levelChoice(game, id("level"), "editor-level");
   const opponent = (/** @type {string} */ value, /** @type {any} */ label, /** @type {boolean} */ checked) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name: id("opponent"), value, checked, "data-testid": `editor-opponent-${value}` }),
@@ -569,6 +566,7 @@ function editorPage(kind, game) {
     h("fieldset", {},
       h("legend", {}, "Opponent"),
       opponent("computer", h("span", {}, "The computer at ", levelSelect), true),
+      levelNote,
       opponent("local", "A friend at this screen", false),
       opponent("friend", "A friend anywhere (send a link)", false),
     ),

@@ -6,6 +6,7 @@
 
 import { api, gamesOffered, openGame, store } from "./api.js";
 import { h, mainArea } from "./dom.js";
+import { levelChoice } from "./levels.js";
 
 /** The home page: a card per game, and the recent games. */
 export async function showHome() {
@@ -214,12 +215,7 @@ function startFromPosition(game) {
  */
 function gameCard(game) {
   const id = (name) => `${game.name}-${name}`;
-  const levelSelect = /** @type {HTMLSelectElement} */ (h("select", { id: id("level"), name: "level", "data-testid": `${game.name}-level` },
-    game.levels.map((level) =>
-      h("option", { value: level.name, selected: level.name === game.default_level, title: level.about },
-        level.name === "random" ? "random moves (test)" : `level ${level.name} of ${game.levels.length - 1}${level.name === "1" ? " (beginner)" : ""}`),
-    ),
-  ));
+  const { select: levelSelect, note: levelNote } = levelChoice(game, id("level"), `${game.name}-level`);
   const opponent = (value, label, checked) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name: id("opponent"), value, checked, "data-testid": `${game.name}-opponent-${value}` }),
@@ -247,6 +243,7 @@ function gameCard(game) {
     h("fieldset", {},
       h("legend", {}, "Opponent"),
       opponent("computer", h("span", {}, "The computer at ", levelSelect), true),
+      levelNote,
       opponent("local", "A friend at this screen", false),
       opponent("friend", "A friend anywhere (send a link)", false),
     ),
