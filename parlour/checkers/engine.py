@@ -22,8 +22,10 @@ as many plies as the database says, so the search takes the shortest win and nev
 lets one go, and a drawn ending scores 0. The beginner levels search endings like
 the rest, mistakes and all.
 
-The first moves come from the opening book (:mod:`parlour.checkers.openings`) at
-the levels that search fully: searched far deeper ahead of time than play allows.
+The first moves come from the opening book (:mod:`parlour.checkers.openings`) from
+level 5 up: searched far deeper ahead of time than play allows. Levels 1 to 6 search
+to a fixed depth (1 to 3 with deliberate mistakes), 7 to 10 for a fixed time; how
+strong each one measured is in :attr:`CheckersEngine.level_strengths`.
 
 Captures are compulsory, so where one is available quiescence search must play
 it (it may not "stand pat"), and a position that repeats within the search, or
@@ -45,9 +47,9 @@ import math
 import random
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Self
+from typing import ClassVar, Self
 
 from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult, mate_in
 from parlour.checkers.board import (
@@ -468,7 +470,7 @@ LEVELS: dict[int, Level] = {
     3: Level(depth=3, seconds=0.15, margin=40, slip=0.08, book=False),
     4: Level(depth=4, seconds=0.2, book=False),
     5: Level(depth=6, seconds=0.3),
-    6: Level(depth=8, seconds=0.5),
+    6: Level(depth=8, seconds=0.3),
     7: Level(depth=64, seconds=0.3),
     8: Level(depth=64, seconds=1.0),
     9: Level(depth=64, seconds=2.0),
@@ -493,6 +495,29 @@ class CheckersEngine(Engine[Move]):
 
     strongest = 10
     default_level = 6
+    #: Measured by benchmarks/checkers_levels.py (each level against the one below
+    #: over 48 games of ACF ballots, colours swapped; the top two over fewer) and
+    #: against py-draughts' engine at 0.1 s a move: the Elo figures are the sums of
+    #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels").
+    level_strengths: ClassVar[Mapping[int, str]] = {
+        1: "a beginner: looks two plies ahead and often plays a weaker move; "
+        "2 % against py-draughts' engine (0.1 s a move)",
+        2: "two plies ahead, fewer careless moves; 267 Elo above level 1; "
+        "12 % against py-draughts' engine (0.1 s a move)",
+        3: "three plies ahead, now and then a careless move; 510 Elo above level 1; "
+        "31 % against py-draughts' engine (0.1 s a move)",
+        4: "four plies ahead, no deliberate mistakes; 884 Elo above level 1; "
+        "65 % against py-draughts' engine (0.1 s a move)",
+        5: "six plies ahead, and the opening book; 1085 Elo above level 1; "
+        "86 % against py-draughts' engine (0.1 s a move)",
+        6: "eight plies ahead, and the opening book; 1239 Elo above level 1; "
+        "97 % against py-draughts' engine (0.1 s a move)",
+        7: "the full search for 0.3 s a move, with the opening book and the "
+        "endgame database; 1312 Elo above level 1",
+        8: "the full search for 1 s a move; 1484 Elo above level 1",
+        9: "the full search for 2 s a move; 1621 Elo above level 1",
+        10: "the strongest: the full search for 4 s a move; 1710 Elo above level 1",
+    }
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
 

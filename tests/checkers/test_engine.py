@@ -21,8 +21,10 @@ expected move is known without the engine.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -497,3 +499,20 @@ def test_each_level_keeps_its_time() -> None:
         # a little slack: the machine is shared and the clock is read now and then
         assert time.perf_counter() - started < engine.time_limit(level) + 0.15, level
         assert move in state.legal_moves()
+
+
+def test_every_level_states_its_measured_strength() -> None:
+    """Each level's words (shown by the help and the web page) carry its place on
+    the ladder measured by benchmarks/checkers_levels.py, and the same figures are
+    recorded with their commands in docs/benchmarks.md."""
+    strengths = CheckersEngine.level_strengths
+    assert sorted(strengths) == list(range(1, CheckersEngine.strongest + 1))
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    ladder = [0]  # level 1, the foot of the ladder
+    assert "| 1 | 0 |" in docs
+    for level in range(2, CheckersEngine.strongest + 1):
+        found = re.search(r"(\d+) Elo above level 1", strengths[level])
+        assert found is not None, strengths[level]
+        ladder.append(int(found.group(1)))
+        assert f"| {level} | {found.group(1)} |" in docs, level
+    assert ladder == sorted(ladder) and len(set(ladder)) == len(ladder)  # each level stronger

@@ -74,3 +74,11 @@ def test_a_slow_computer_delays_no_other_game(
         assert slow.game()["version"] == 1
         game = wait_for(slow, lambda g: g["version"] > 1, slowplayer.THINKING + 30)
         assert [m["side"] for m in game["moves"]][:2] == [None, 0]
+
+
+def test_a_measured_level_is_described_by_its_measure() -> None:
+    from parlour.checkers.engine import CheckersEngine
+
+    words = CheckersEngine.level_strengths[3]
+    assert players.about("checkers", "3") == f"level 3 of 10: {words}"
+    assert players.about("checkers", "random") == players.ABOUT["random"]

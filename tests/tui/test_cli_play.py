@@ -144,6 +144,17 @@ def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> Non
         assert option in text
 
 
+def test_play_help_states_each_measured_level(capsys: pytest.CaptureFixture[str]) -> None:
+    from parlour.checkers.engine import CheckersEngine
+
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # the help's lines wrapped as one
+    assert "the levels, as measured" in text
+    for level in range(1, CheckersEngine.strongest + 1):
+        assert f"checkers {level}: {CheckersEngine.level_strengths[level]}" in text
+
+
 #: White on roll with one checker left, on its 1-point; Black has borne off none.
 GAMMON_IN_ONE = "APD/BwABAAAAAA"
 

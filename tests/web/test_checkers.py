@@ -84,3 +84,20 @@ def test_two_friends_and_the_compulsory_jump(two_pages: tuple[Page, Page]) -> No
     download.value.save_as(saved)
     text = saved.read_text()
     assert "1. 11-15 22-18 2. 15x22" in text and '[GameType "21"]' in text
+
+
+def test_the_home_page_says_what_each_level_is(page: Page) -> None:
+    """Under the level list, the chosen level as measured (the engine's own words),
+    following the choice."""
+    from parlour.checkers.engine import CheckersEngine
+
+    page.goto("/")
+    note = page.get_by_test_id("checkers-level-note")
+    default = CheckersEngine.default_level
+    expect(note).to_contain_text(f"level {default} of 10: ")
+    expect(note).to_contain_text(CheckersEngine.level_strengths[default])
+    page.get_by_test_id("checkers-level").select_option("1")
+    expect(note).to_contain_text(CheckersEngine.level_strengths[1])
+    strongest = page.get_by_test_id("checkers-level").locator('option[value="10"]')
+    words = CheckersEngine.level_strengths[10]
+    expect(strongest).to_have_attribute("title", f"level 10 of 10: {words}")
