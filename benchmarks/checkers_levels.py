@@ -5,6 +5,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/checkers_levels.py 3 4 --jobs 2            # level 3 against 4
     .venv/bin/python benchmarks/checkers_levels.py 2 py-draughts --jobs 2  # at level 2's time
     .venv/bin/python benchmarks/checkers_levels.py 5 py-draughts --ballots 6
+    .venv/bin/python benchmarks/checkers_levels.py 9 10 --skip 8 --ballots 8  # ballots 9-16
 
 Each player is a level of Parlour's engine, played as a game against the computer
 plays it (``CheckersEngine.choose_move``: the level's time, its deliberate mistakes,
@@ -30,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_match import BALLOTS, PLY_CAP, Peer, balanced_starts, ballot_state, elo, interval
+from checkers_match import BALLOTS, Peer, balanced_starts, ballot_state, elo, game_end, interval
 
 from parlour.checkers.board import BLACK, Move
 from parlour.checkers.engine import LEVELS, CheckersEngine
@@ -74,26 +75,15 @@ def play(task: tuple[int, str, bool, str, str, float | None]) -> tuple[int, bool
     for move in state.move_stack:
         for each in players.values():
             each.push(move)
-    while True:
-        outcome = state.rules_outcome()
-        if outcome is not None:
-            score = 1.0 if (outcome.winner is BLACK) == first_black else 0.0
-            return number, first_black, score, outcome.reason, len(state.move_stack)
-        draw = state.claimable_draw()
-        if draw is not None or len(state.move_stack) >= PLY_CAP:
-            return (
-                number,
-                first_black,
-                0.5,
-                draw or f"stopped at {PLY_CAP} plies",
-                len(state.move_stack),
-            )
+    while (end := game_end(state, first_black)) is None:
         mover = players[(state.turn is BLACK) == first_black]
         move = mover.choose(state)
         for each in players.values():
             if each is not mover:  # the peer has pushed its own move on its board
                 each.push(move)
         state.push(move)
+    score, why = end
+    return number, first_black, score, why, len(state.move_stack)
 
 
 def main() -> int:
@@ -101,6 +91,7 @@ def main() -> int:
     parser.add_argument("first", help="a level (1-10) or py-draughts")
     parser.add_argument("second", help="a level (1-10) or py-draughts")
     parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many ballots")
     parser.add_argument("--seconds", type=float, help="py-draughts' time per move")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     args = parser.parse_args()
@@ -111,7 +102,7 @@ def main() -> int:
         parser.error("at least one player must be a level")
 
     started = time.monotonic()
-    ballots = [*BALLOTS, *balanced_starts()][: args.ballots]
+    ballots = [*BALLOTS, *balanced_starts()][args.skip : args.skip + args.ballots]
     tasks = [
         (2 * n + (0 if black else 1), ballot, black, args.first, args.second, args.seconds)
         for n, ballot in enumerate(ballots)

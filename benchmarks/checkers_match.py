@@ -84,6 +84,19 @@ BALLOTS: tuple[str, ...] = (
 PLY_CAP = 400
 
 
+def game_end(state: CheckersState, black_scores: bool) -> tuple[float, str] | None:
+    """How the game stands by our rules, scored for Black if ``black_scores`` (else for
+    White): the score (1, 0.5 or 0) and why, once it is won, drawn or at the ply cap;
+    None while it goes on."""
+    outcome = state.rules_outcome()
+    if outcome is not None:
+        return (1.0 if (outcome.winner is BLACK) == black_scores else 0.0), outcome.reason
+    draw = state.claimable_draw()
+    if draw is not None or len(state.move_stack) >= PLY_CAP:
+        return 0.5, draw or f"stopped at {PLY_CAP} plies"
+    return None
+
+
 def three_move_starts() -> list[list[Move]]:
     """Every three-move start, Black, White, Black, in our move order (302)."""
     found = []

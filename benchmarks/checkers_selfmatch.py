@@ -27,13 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_match import elo, interval, three_move_starts
+from checkers_match import elo, game_end, interval, three_move_starts
 
 from parlour.checkers.board import BLACK
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.rules import CHECKERS, CheckersState
-
-PLY_CAP = 400
 
 
 def engines(change: str) -> dict[bool, CheckersEngine]:
@@ -50,19 +48,13 @@ def play(task: tuple[int, bool, int, str]) -> tuple[int, bool, float, str, int]:
     for move in three_move_starts()[number]:
         state.push(move)
     players = engines(change)
-    while True:
-        outcome = state.rules_outcome()
-        if outcome is not None:
-            score = 1.0 if (outcome.winner is BLACK) == with_black else 0.0
-            return number, with_black, score, outcome.reason, len(state.move_stack)
-        draw = state.claimable_draw()
-        if draw is not None or len(state.move_stack) >= PLY_CAP:
-            why = draw or f"stopped at {PLY_CAP} plies"
-            return number, with_black, 0.5, why, len(state.move_stack)
+    while (end := game_end(state, with_black)) is None:
         engine = players[(state.turn is BLACK) == with_black]
         result = engine.search(state, nodes=nodes)
         assert result.best_move is not None
         state.push(engine.to_move(state, result.best_move))
+    score, why = end
+    return number, with_black, score, why, len(state.move_stack)
 
 
 def main() -> int:
