@@ -496,7 +496,7 @@ class CheckersEngine(Engine[Move]):
     strongest = 10
     default_level = 6
     #: Measured by benchmarks/checkers_levels.py (each level against the one below
-    #: over 48 games of ACF ballots, colours swapped; the top two over fewer) and
+    #: over 48 games of ACF ballots, colours swapped; the top two over 24 and 32) and
     #: against py-draughts' engine at 0.1 s a move: the Elo figures are the sums of
     #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels").
     level_strengths: ClassVar[Mapping[int, str]] = {
