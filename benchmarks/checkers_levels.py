@@ -31,7 +31,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_match import BALLOTS, Peer, balanced_starts, ballot_state, elo, game_end, interval
+from checkers_match import (
+    BALLOTS,
+    Peer,
+    balanced_starts,
+    ballot_state,
+    game_end,
+    game_line,
+    score_lines,
+)
 
 from parlour.checkers.board import BLACK, Move
 from parlour.checkers.engine import LEVELS, CheckersEngine
@@ -116,20 +124,8 @@ def main() -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for number, black, score, why, plies in pool.map(play, tasks):
             scores.append(score)
-            colour = "Black" if black else "White"
-            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
-            ballot = tasks[number][1]
-            print(
-                f"  {ballot:18} {args.first} {colour}: {verdict:4} ({why}, {plies} plies)",
-                flush=True,
-            )
-    mean, low, high = interval(scores)
-    print(
-        f"\n{args.first} against {args.second}: +{scores.count(1.0)} ={scores.count(0.5)} "
-        f"-{scores.count(0.0)} of {len(scores)}"
-    )
-    print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}")
-    print(f"Elo {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})")
+            print(game_line(tasks[number][1], args.first, black, score, why, plies), flush=True)
+    print("\n" + "\n".join(score_lines(f"{args.first} against {args.second}", scores)))
     print(f"{time.monotonic() - started:.0f} s")
     return 0
 

@@ -342,6 +342,25 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+def game_line(opening: str, player: str, black: bool, score: float, why: str, plies: int) -> str:
+    """One game of a match, as the scripts print it, from ``player``'s side."""
+    verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
+    colour = "Black" if black else "White"
+    return f"  {opening:18} {player} {colour}: {verdict:4} ({why}, {plies} plies)"
+
+
+def score_lines(player: str, scores: list[float]) -> list[str]:
+    """A match's result for ``player``: wins, draws and losses, the score with its
+    95 % interval, and the Elo difference with its interval."""
+    mean, low, high = interval(scores)
+    return [
+        f"{player}: +{scores.count(1.0)} ={scores.count(0.5)} -{scores.count(0.0)} "
+        f"of {len(scores)}",
+        f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}",
+        f"Elo difference {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})",
+    ]
+
+
 def elo(score: float) -> float:
     if score <= 0.0:
         return -math.inf
@@ -382,26 +401,16 @@ def main() -> int:
         for future in futures:
             game = future.result()
             results.append(game)
-            colour = "Black" if game.parlour_black else "White"
-            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[game.score]
-            print(
-                f"  {game.ballot:18} Parlour {colour}: {verdict:4} ({game.reason}, "
-                f"{game.plies} plies)",
-                flush=True,
+            line = game_line(
+                game.ballot, "Parlour", game.parlour_black, game.score, game.reason, game.plies
             )
+            print(line, flush=True)
 
     if args.pdn is not None:
         args.pdn.write_text("\n".join(game.pdn for game in results))
-    scores = [game.score for game in results]
-    mean, low, high = interval(scores)
-    wins = scores.count(1.0)
-    draws = scores.count(0.5)
-    losses = scores.count(0.0)
     ours = sum(g.our_seconds for g in results) / max(1, sum(g.our_moves for g in results))
     theirs = sum(g.their_seconds for g in results) / max(1, sum(g.their_moves for g in results))
-    print(f"\nParlour: +{wins} ={draws} -{losses} of {len(scores)}")
-    print(f"score {mean:.1%}, 95 % interval {low:.1%} to {high:.1%}")
-    print(f"Elo difference {elo(mean):+.0f} (interval {elo(low):+.0f} to {elo(high):+.0f})")
+    print("\n" + "\n".join(score_lines("Parlour", [game.score for game in results])))
     print(f"mean seconds per move: Parlour {ours:.3f}, the peer {theirs:.3f}")
     capped = sum(g.capped for g in results)
     if capped:

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_match import elo, game_end, interval, three_move_starts
+from checkers_match import elo, game_end, game_line, interval, three_move_starts
 
 from parlour.checkers.board import BLACK
 from parlour.checkers.engine import CheckersEngine
@@ -76,9 +76,7 @@ def main() -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for number, black, score, why, plies in pool.map(play, tasks):
             scores.append(score)
-            colour = "Black" if black else "White"
-            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
-            print(f"  {names[number]:18} changed {colour}: {verdict:4} ({why}, {plies} plies)")
+            print(game_line(names[number], "changed", black, score, why, plies))
     mean, low, high = interval(scores)
     print(
         f"\nwith {args.change}: +{scores.count(1.0)} ={scores.count(0.5)} "
