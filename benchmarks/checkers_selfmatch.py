@@ -5,8 +5,13 @@ Run from the repository root::
     .venv/bin/python benchmarks/checkers_selfmatch.py --change endgames      # 200 games
     .venv/bin/python benchmarks/checkers_selfmatch.py --change endgames --openings 10
 
-The change measured: ``endgames``, the endgame database (a change to measure is
-added here as another choice: the engine with it and without it).
+The change measured (a change to measure is added here as another choice: the
+engine with it and without it):
+
+* ``endgames``: the endgame database;
+* ``weights``: the evaluation's weights, the engine's own (or those of the JSON
+  file ``--weights``, written by training/checkers_tune.py) against the hand-made
+  ones the engine had before they were tuned (:data:`HAND_MADE`).
 
 Each of the first ``--openings`` three-move openings (every legal Black, White,
 Black start, in our move order; 302 in all) is played twice, the engine with the
@@ -19,6 +24,7 @@ is a draw; 400 plies is a draw (reported).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,24 +36,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from checkers_match import elo, game_end, game_line, interval, three_move_starts
 
 from parlour.checkers.board import BLACK
-from parlour.checkers.engine import CheckersEngine
+from parlour.checkers.engine import WEIGHTS, CheckersEngine, Weights
 from parlour.checkers.rules import CHECKERS, CheckersState
 
+#: The evaluation's weights as they were made by hand (until 2026-11-27).
+HAND_MADE = Weights(
+    man=100,
+    king=135,
+    advance=(0, 1, 3, 6, 10, 15, 22, 0),
+    centre=6,
+    near_centre=2,
+    edge=-3,
+    king_centre=(12, 8, 4, 0),
+    trade_down=6,
+    guard=12,
+    mobility=2,
+    runaway=30,
+    runaway_row=8,
+    refuge=(30, 20, 10),
+    refuge_edge=8,
+    refuge_single_corner=8,
+    hunt=6,
+)
 
-def engines(change: str) -> dict[bool, CheckersEngine]:
+
+def engines(change: str, weights_file: str | None = None) -> dict[bool, CheckersEngine]:
     """The engine with the change (True) and without it (False)."""
     if change == "endgames":
         return {True: CheckersEngine(endgames=True), False: CheckersEngine(endgames=False)}
+    if change == "weights":
+        weights = load_weights(weights_file) if weights_file else WEIGHTS
+        return {True: CheckersEngine(weights=weights), False: CheckersEngine(weights=HAND_MADE)}
     raise ValueError(f"no change called {change!r}")
 
 
-def play(task: tuple[int, bool, int, str]) -> tuple[int, bool, float, str, int]:
+def load_weights(path: str) -> Weights:
+    """Weights from a JSON file of training/checkers_tune.py."""
+    values = json.loads(Path(path).read_text())
+    return Weights(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
+def play(task: tuple[int, bool, int, str, str | None]) -> tuple[int, bool, float, str, int]:
     """One game: (opening, the changed side is Black, its score, why, plies)."""
-    number, with_black, nodes, change = task
+    number, with_black, nodes, change, weights_file = task
     state: CheckersState = CHECKERS.new_state()
     for move in three_move_starts()[number]:
         state.push(move)
-    players = engines(change)
+    players = engines(change, weights_file)
     while (end := game_end(state, with_black)) is None:
         engine = players[(state.turn is BLACK) == with_black]
         result = engine.search(state, nodes=nodes)
@@ -59,7 +94,8 @@ def play(task: tuple[int, bool, int, str]) -> tuple[int, bool, float, str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--change", choices=("endgames",), required=True)
+    parser.add_argument("--change", choices=("endgames", "weights"), required=True)
+    parser.add_argument("--weights", help="the weights file for --change weights")
     parser.add_argument("--openings", type=int, default=100)
     parser.add_argument("--skip", type=int, default=0, help="start after this many openings")
     parser.add_argument("--nodes", type=int, default=4000, help="nodes a move, both sides")
@@ -67,7 +103,7 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     tasks = [
-        (n, black, args.nodes, args.change)
+        (n, black, args.nodes, args.change, args.weights)
         for n in range(args.skip, args.skip + args.openings)
         for black in (True, False)
     ]

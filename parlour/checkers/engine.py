@@ -108,26 +108,53 @@ DISTANCE: tuple[tuple[int, ...], ...] = tuple(
 DOUBLE_CORNERS = (1, 5, 28, 32)
 SINGLE_CORNERS = (4, 29)
 
-# -- the evaluation tables ------------------------------------------------------------
-
-MAN = 100
-KING = 135
-
-#: Black's men by row as they advance (row 0 is home, row 7 would be a king).
-_ADVANCE = (0, 1, 3, 6, 10, 15, 22, 0)
-_CENTRE = {14: 6, 15: 6, 18: 6, 19: 6, 10: 2, 11: 2, 22: 2, 23: 2}
+# -- the evaluation -------------------------------------------------------------------
 
 
-def _black_man_value(square: int) -> int:
-    row, column = _row_column(square)
-    edge = -3 if column in (0, 7) and 0 < row < 6 else 0
-    return MAN + _ADVANCE[row] + _CENTRE.get(square, 0) + edge
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's numbers, in hundredths of a man (a man is 100).
 
+    Fitted to the results of engine games by logistic regression
+    (``training/checkers_tune.py``; the fit is in docs/benchmarks.md).
 
-def _king_value(square: int) -> int:
-    row, column = _row_column(square)
-    off_centre = max(abs(2 * row - 7), abs(2 * column - 7)) // 2  # 0 (centre) to 3 (edge)
-    return KING + (12, 8, 4, 0)[off_centre]
+    >>> Weights().king > Weights().man
+    True
+    """
+
+    man: int = 100
+    king: int = 135
+    #: A man's worth for its row as it advances (row 0 is its home row; no man
+    #: stands on row 7: it is crowned there).
+    advance: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 22, 0)
+    #: A man on one of the four centre squares (14, 15, 18, 19), and on one of the
+    #: four beside them on its diagonals (10, 11, 22, 23).
+    centre: int = 6
+    near_centre: int = 2
+    #: A man on a side edge between the home rows (it guards one diagonal only).
+    edge: int = -3
+    #: A king's worth by how far it is from the centre: the four middle squares,
+    #: the next ring, the one after, the edge.
+    king_centre: tuple[int, ...] = (12, 8, 4, 0)
+    #: When ahead, the lead times this over the pieces left: trading down pays.
+    trade_down: int = 6
+    #: Each man of the back-rank guard (1 and 3, or 30 and 32) while the other
+    #: side has men to crown.
+    guard: int = 12
+    #: Each step a side's pieces can make.
+    mobility: int = 2
+    #: A man with an open road to its king row, and more for each row it is on.
+    runaway: int = 30
+    runaway_row: int = 8
+    #: In the endgame, for the side ahead: the other's kings in a double corner,
+    #: one step from one, two steps (more: nothing), each such king's cost to the
+    #: side ahead; on an edge and in a single corner, what the side ahead gains
+    #: back for each.
+    refuge: tuple[int, ...] = (30, 20, 10)
+    refuge_edge: int = 8
+    refuge_single_corner: int = 8
+    #: Each king step between a king of the side ahead and its nearest target.
+    hunt: int = 6
 
 
 def _chunked(values: dict[int, int]) -> tuple[tuple[int, ...], ...]:
@@ -156,31 +183,31 @@ def _sum_over(table: tuple[tuple[int, ...], ...], board: int) -> int:
     )
 
 
-# White's squares mirror Black's: the board turned half round maps n to 33 - n.
-BLACK_MEN = _chunked({n: _black_man_value(n) for n in SQUARES})
-WHITE_MEN = _chunked({n: _black_man_value(33 - n) for n in SQUARES})
-KINGS = _chunked({n: _king_value(n) for n in SQUARES})
+CENTRE = (14, 15, 18, 19)
+NEAR_CENTRE = (10, 11, 22, 23)
 
 
-def _refuge(square: int) -> int:
-    """How safe a lone king is here from a stronger force: high in and beside a
-    double corner, low on the edges and in the single corners."""
-    near = min(_king_distance(square, corner) for corner in DOUBLE_CORNERS)
-    value = max(0, 30 - 10 * near)
+def is_edge(square: int) -> bool:
+    """Whether a man here stands on a side edge between the home rows."""
     row, column = _row_column(square)
-    if square not in DOUBLE_CORNERS and (row in (0, 7) or column in (0, 7)):
-        value -= 8
-    if square in SINGLE_CORNERS:
-        value -= 8
-    return value
+    return column in (0, 7) and 0 < row < 6
 
 
-REFUGE = _chunked({n: _refuge(n) for n in SQUARES})
+def off_centre(square: int) -> int:
+    """0 for the four middle squares, up to 3 for the edge."""
+    row, column = _row_column(square)
+    return max(abs(2 * row - 7), abs(2 * column - 7)) // 2
 
-#: The back-rank guard: Black's men on 1 and 3, White's on 30 and 32.
-BLACK_GUARD = _mask((1, 3))
-WHITE_GUARD = _mask((30, 32))
-GUARD = 12
+
+def corner_distance(square: int) -> int:
+    """King steps to the nearest double corner."""
+    return min(_king_distance(square, corner) for corner in DOUBLE_CORNERS)
+
+
+def is_open_edge(square: int) -> bool:
+    """Whether a king here is on the board's edge outside the double corners."""
+    row, column = _row_column(square)
+    return square not in DOUBLE_CORNERS and (row in (0, 7) or column in (0, 7))
 
 
 def _cone(square: int, down: bool) -> int:
@@ -202,74 +229,121 @@ WHITE_CONES = {SQUARE_BIT[n]: _cone(n, down=False) for n in SQUARES}
 BLACK_RUNAWAY_ROWS = _mask(n for n in SQUARES if _row_column(n)[0] >= 4)
 WHITE_RUNAWAY_ROWS = _mask(n for n in SQUARES if _row_column(n)[0] <= 3)
 ROW_OF_BIT = {SQUARE_BIT[n]: _row_column(n)[0] for n in SQUARES}
-RUNAWAY = 30
-MOBILITY = 2
+#: The back-rank guard: Black's men on 1 and 3, White's on 30 and 32.
+BLACK_GUARD = _mask((1, 3))
+WHITE_GUARD = _mask((30, 32))
 
 
-def evaluate(position: Position) -> int:
-    """The static score of a position in hundredths of a man, from Black's side.
+class Evaluation:
+    """The static evaluation for one set of :class:`Weights`, its square tables
+    worked out once: call it on a position for its score in hundredths of a man,
+    from Black's side.
 
+    >>> evaluate = Evaluation(Weights())
     >>> evaluate((0, 0, 0, 0))
     0
     """
-    black_men, black_kings, white_men, white_kings = position
-    black = _sum_over(BLACK_MEN, black_men) + _sum_over(KINGS, black_kings)
-    white = _sum_over(WHITE_MEN, white_men) + _sum_over(KINGS, white_kings)
-    score = black - white
 
-    black_count = black_men.bit_count() + black_kings.bit_count()
-    white_count = white_men.bit_count() + white_kings.bit_count()
-    pieces = black_count + white_count
-    material = MAN * (black_men.bit_count() - white_men.bit_count()) + KING * (
-        black_kings.bit_count() - white_kings.bit_count()
-    )
-    if pieces:
-        # Ahead, trade down: the same lead counts for more with fewer pieces left.
-        bonus = abs(material) * 6 // pieces  # (rounded the same way for both sides)
-        score += bonus if material > 0 else -bonus
+    def __init__(self, weights: Weights) -> None:
+        self.weights = w = weights
 
-    # The back-rank guard matters while the other side has men to crown.
-    if white_men:
-        score += GUARD * (black_men & BLACK_GUARD).bit_count()
-    if black_men:
-        score -= GUARD * (white_men & WHITE_GUARD).bit_count()
+        def man(square: int) -> int:
+            row = _row_column(square)[0]
+            centre = w.centre if square in CENTRE else w.near_centre if square in NEAR_CENTRE else 0
+            return w.man + w.advance[row] + centre + (w.edge if is_edge(square) else 0)
 
-    empty = BOARD & ~(black_men | black_kings | white_men | white_kings)
-    score += MOBILITY * (
-        _count_steps(BLACK, black_men, black_kings, empty)
-        - _count_steps(Side.SECOND, white_men, white_kings, empty)
-    )
+        def refuge(square: int) -> int:
+            near = corner_distance(square)
+            value = w.refuge[near] if near < len(w.refuge) else 0
+            if is_open_edge(square):
+                value -= w.refuge_edge
+            if square in SINGLE_CORNERS:
+                value -= w.refuge_single_corner
+            return value
 
-    # Runaway men: no enemy man in the cone ahead and no enemy king to come back.
-    if not white_kings:
-        for bit in bits(black_men & BLACK_RUNAWAY_ROWS):
-            if not BLACK_CONES[bit] & white_men:
-                score += RUNAWAY + 8 * ROW_OF_BIT[bit]
-    if not black_kings:
-        for bit in bits(white_men & WHITE_RUNAWAY_ROWS):
-            if not WHITE_CONES[bit] & black_men:
-                score -= RUNAWAY + 8 * (7 - ROW_OF_BIT[bit])
+        # White's squares mirror Black's: the board turned half round maps n to 33 - n.
+        self.black_men = _chunked({n: man(n) for n in SQUARES})
+        self.white_men = _chunked({n: man(33 - n) for n in SQUARES})
+        self.kings = _chunked({n: w.king + w.king_centre[off_centre(n)] for n in SQUARES})
+        #: How safe a lone king is here from a stronger force: high in and beside
+        #: a double corner, low on the edges and in the single corners.
+        self.refuge = _chunked({n: refuge(n) for n in SQUARES})
+        self.black_runaway = {
+            bit: w.runaway + w.runaway_row * row for bit, row in ROW_OF_BIT.items()
+        }
+        self.white_runaway = {
+            bit: w.runaway + w.runaway_row * (7 - row) for bit, row in ROW_OF_BIT.items()
+        }
 
-    if material and (pieces <= 8 or not black_men or not white_men):
-        score += _endgame(black_kings, white_men, white_kings, material > 0)
-        score -= _endgame(white_kings, black_men, black_kings, material < 0)
-    return score
+    def __call__(self, position: Position) -> int:
+        w = self.weights
+        black_men, black_kings, white_men, white_kings = position
+        kings = self.kings
+        black = _sum_over(self.black_men, black_men) + _sum_over(kings, black_kings)
+        white = _sum_over(self.white_men, white_men) + _sum_over(kings, white_kings)
+        score = black - white
+
+        black_count = black_men.bit_count() + black_kings.bit_count()
+        white_count = white_men.bit_count() + white_kings.bit_count()
+        pieces = black_count + white_count
+        material = w.man * (black_men.bit_count() - white_men.bit_count()) + w.king * (
+            black_kings.bit_count() - white_kings.bit_count()
+        )
+        if pieces:
+            # Ahead, trade down: the same lead counts for more with fewer pieces left.
+            bonus = abs(material) * w.trade_down // pieces  # (rounded alike for both)
+            score += bonus if material > 0 else -bonus
+
+        # The back-rank guard matters while the other side has men to crown.
+        if white_men:
+            score += w.guard * (black_men & BLACK_GUARD).bit_count()
+        if black_men:
+            score -= w.guard * (white_men & WHITE_GUARD).bit_count()
+
+        empty = BOARD & ~(black_men | black_kings | white_men | white_kings)
+        score += w.mobility * (
+            _count_steps(BLACK, black_men, black_kings, empty)
+            - _count_steps(Side.SECOND, white_men, white_kings, empty)
+        )
+
+        # Runaway men: no enemy man in the cone ahead and no enemy king to come back.
+        if not white_kings:
+            for bit in bits(black_men & BLACK_RUNAWAY_ROWS):
+                if not BLACK_CONES[bit] & white_men:
+                    score += self.black_runaway[bit]
+        if not black_kings:
+            for bit in bits(white_men & WHITE_RUNAWAY_ROWS):
+                if not WHITE_CONES[bit] & black_men:
+                    score -= self.white_runaway[bit]
+
+        if material and (pieces <= 8 or not black_men or not white_men):
+            if material > 0:
+                score += self._hunt(black_kings, white_men, white_kings)
+            else:
+                score -= self._hunt(white_kings, black_men, black_kings)
+        return score
+
+    def _hunt(self, kings: int, their_men: int, their_kings: int) -> int:
+        """The endgame, scored for the side ahead: each of its kings is paid for
+        being close to the nearest enemy piece, and it is paid for each enemy king
+        out of the double corners (see :attr:`refuge`). The side behind scores
+        nothing here, so it gains by what the side ahead loses: shelter in a double
+        corner. That is what converts two kings against one and three against two
+        instead of circling into a draw."""
+        score = -_sum_over(self.refuge, their_kings)
+        targets = bits(their_men | their_kings)
+        if targets:
+            hunt = self.weights.hunt
+            for king in bits(kings):
+                distances = DISTANCE[king]
+                score -= hunt * min(distances[target] for target in targets)
+        return score
 
 
-def _endgame(kings: int, their_men: int, their_kings: int, ahead: bool) -> int:
-    """The hunt, scored for the side ahead: each of its kings is paid for being
-    close to the nearest enemy piece, and it is paid for each enemy king out of
-    the double corners (see :data:`REFUGE`). The side behind scores nothing here,
-    so it gains by what the side ahead loses: shelter in a double corner."""
-    if not ahead:
-        return 0
-    score = -_sum_over(REFUGE, their_kings)
-    targets = bits(their_men | their_kings)
-    if targets:
-        for king in bits(kings):
-            distances = DISTANCE[king]
-            score -= 6 * min(distances[target] for target in targets)
-    return score
+#: The engine's weights.
+WEIGHTS = Weights()
+#: The static score of a position with the engine's weights, from Black's side.
+evaluate = Evaluation(WEIGHTS)
 
 
 # -- the board the search walks --------------------------------------------------------
@@ -282,7 +356,17 @@ class SearchBoard:
     from the game and from the search path, to score repetitions as draws.
     """
 
-    __slots__ = ("_counts", "_moves", "_stack", "endgames", "key", "position", "quiet", "side")
+    __slots__ = (
+        "_counts",
+        "_moves",
+        "_stack",
+        "endgames",
+        "evaluation",
+        "key",
+        "position",
+        "quiet",
+        "side",
+    )
 
     def __init__(
         self,
@@ -291,8 +375,10 @@ class SearchBoard:
         quiet_plies: int = 0,
         history: list[Key] | None = None,
         endgames: EndgameDatabase | None = None,
+        evaluation: Evaluation = evaluate,
     ) -> None:
         self.position = position
+        self.evaluation = evaluation
         #: Where positions of few pieces are looked up rather than searched.
         self.endgames = endgames
         self.side = side
@@ -307,10 +393,15 @@ class SearchBoard:
         self._moves: list[Step] | None = None
 
     @classmethod
-    def from_state(cls, state: CheckersState, endgames: EndgameDatabase | None = None) -> Self:
+    def from_state(
+        cls,
+        state: CheckersState,
+        endgames: EndgameDatabase | None = None,
+        evaluation: Evaluation = evaluate,
+    ) -> Self:
         quiet = state.quiet_plies
         history = state._seen[-1 - quiet :]
-        return cls(state.position, state.turn, quiet, list(history), endgames)
+        return cls(state.position, state.turn, quiet, list(history), endgames, evaluation)
 
     def _sides(self) -> tuple[int, int, int]:
         """The mover's men and kings, and the other side's pieces."""
@@ -397,7 +488,7 @@ class SearchBoard:
         self.position, self.side, self.quiet, self.key, self._moves = self._stack.pop()
 
     def evaluate(self) -> int:
-        score = evaluate(self.position)
+        score = self.evaluation(self.position)
         return score if self.side is BLACK else -score
 
     def terminal_score(self, ply: int) -> int | None:
@@ -521,7 +612,11 @@ class CheckersEngine(Engine[Move]):
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
 
-    def __init__(self, endgames: bool = True, book: bool = True) -> None:
+    def __init__(
+        self, endgames: bool = True, book: bool = True, weights: Weights = WEIGHTS
+    ) -> None:
+        #: The static evaluation the search uses.
+        self.evaluation = evaluate if weights == WEIGHTS else Evaluation(weights)
         self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
         #: The solved endings of few pieces (None: searched like the rest; the
         #: beginner levels always search them, mistakes and all).
@@ -550,7 +645,7 @@ class CheckersEngine(Engine[Move]):
             depth = 1  # every move leads into the database: one ply sees it all
         searcher.max_depth = depth
         searcher.node_limit = nodes
-        return searcher.search(SearchBoard.from_state(state, self.endgames))
+        return searcher.search(SearchBoard.from_state(state, self.endgames, self.evaluation))
 
     @staticmethod
     def to_move(state: CheckersState, step: Step) -> Move:
@@ -596,7 +691,7 @@ class CheckersEngine(Engine[Move]):
         """A beginner's move: every move scored by a shallow search, then one
         chosen at random among those close to the best (now and then among a
         wider set: a careless look at the board)."""
-        board = SearchBoard.from_state(state)
+        board = SearchBoard.from_state(state, evaluation=self.evaluation)
         steps = board.moves()
         searcher: AlphaBeta[Step] = AlphaBeta(
             max_depth=max(plan.depth - 1, 1),
@@ -631,7 +726,7 @@ class CheckersEngine(Engine[Move]):
         """Men (a king is about 1.35), or ``#5`` for a win in 5 moves the search
         sees (``#-5``: a loss)."""
         moves = mate_in(score)
-        return f"{score / MAN:+.2f}" if moves is None else f"#{moves}"
+        return f"{score / WEIGHTS.man:+.2f}" if moves is None else f"#{moves}"
 
     def analyse(
         self,
@@ -692,7 +787,7 @@ class CheckersEngine(Engine[Move]):
         its own (a score found with moves left out must not stand for the
         position's in the game's table)."""
         wanted = {(SQUARE_BIT[m.start], SQUARE_BIT[m.end], _mask(m.captured)) for m in moves}
-        board = _RootOnly.from_state(state, self.endgames)
+        board = _RootOnly.from_state(state, self.endgames, self.evaluation)
         board.allowed = wanted
         searcher: AlphaBeta[Step] = AlphaBeta(
             max_depth=depth,
@@ -757,7 +852,7 @@ class CheckersEngine(Engine[Move]):
     ) -> list[Line[Move]]:
         """The best ``count`` moves after the best one, each scored by a search of
         the position it leads to, one ply shallower than the main search."""
-        board = SearchBoard.from_state(state, self.endgames)
+        board = SearchBoard.from_state(state, self.endgames, self.evaluation)
         others = [step for step in board.moves() if step != best.best_move]
         if not others:
             return []
