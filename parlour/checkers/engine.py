@@ -4,8 +4,9 @@ The search is the shared one (:mod:`parlour.ai.search`); this module gives it a
 board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves as
 ``(start bit, end bit, jumped pieces)``) and an evaluation that knows the game:
 
-* material, a king worth about 1.35 men, and when one side is ahead, a bonus
-  that grows as pieces come off, so the side ahead trades down;
+* material, a king worth a little more than a man (more in the centre), and when
+  one side is ahead, a bonus that grows as pieces come off, so the side ahead
+  trades down;
 * men: advancement (the tempo count, row by row), the centre, the back-rank
   guard (men on 1 and 3 for Black, 30 and 32 for White keep the other side's men
   from crowning), runaway men with an open road to the king row;
@@ -15,6 +16,9 @@ board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves a
   lone king can shuttle forever -- and on the edges; the side behind, scoring the
   same position, runs for the double corner. That is what converts two kings
   against one and three against two instead of circling into a draw.
+
+How much each term counts (:class:`Weights`) was fitted by logistic regression to
+the results of the engine's own games, the endgame's hunt apart.
 
 Positions of four pieces or fewer are not evaluated but looked up in the endgame
 database (:mod:`parlour.checkers.endgame`): a win or loss there scores as a mate in
@@ -115,36 +119,41 @@ SINGLE_CORNERS = (4, 29)
 class Weights:
     """The evaluation's numbers, in hundredths of a man (a man is 100).
 
-    Fitted to the results of engine games by logistic regression
-    (``training/checkers_tune.py``; the fit is in docs/benchmarks.md).
+    Fitted to the results of 1,000 engine games by logistic regression
+    (``training/checkers_tune.py``; the fit and the match that kept it are in
+    docs/benchmarks.md). The endgame's hunt is as it was made by hand: technique
+    the games say little about.
 
     >>> Weights().king > Weights().man
     True
     """
 
     man: int = 100
-    king: int = 135
+    king: int = 111
     #: A man's worth for its row as it advances (row 0 is its home row; no man
     #: stands on row 7: it is crowned there).
-    advance: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 22, 0)
-    #: A man on one of the four centre squares (14, 15, 18, 19), and on one of the
-    #: four beside them on its diagonals (10, 11, 22, 23).
-    centre: int = 6
-    near_centre: int = 2
-    #: A man on a side edge between the home rows (it guards one diagonal only).
-    edge: int = -3
+    advance: tuple[int, ...] = (0, 8, -5, 4, 3, 12, 21, 0)
+    #: A man on one of the four centre squares (14, 15, 18, 19), where it can be
+    #: attacked from every side, and on one of the four beside them on its
+    #: diagonals (10, 11, 22, 23).
+    centre: int = -5
+    near_centre: int = 6
+    #: A man on a side edge between the home rows: it cannot be jumped there.
+    edge: int = 6
     #: A king's worth by how far it is from the centre: the four middle squares,
     #: the next ring, the one after, the edge.
-    king_centre: tuple[int, ...] = (12, 8, 4, 0)
+    king_centre: tuple[int, ...] = (13, 5, 4, 0)
     #: When ahead, the lead times this over the pieces left: trading down pays.
-    trade_down: int = 6
+    trade_down: int = 13
     #: Each man of the back-rank guard (1 and 3, or 30 and 32) while the other
     #: side has men to crown.
-    guard: int = 12
+    guard: int = 58
     #: Each step a side's pieces can make.
-    mobility: int = 2
-    #: A man with an open road to its king row, and more for each row it is on.
-    runaway: int = 30
+    mobility: int = 7
+    #: A man with an open road to its king row: this, and ``runaway_row`` for each
+    #: row it stands on (from row 4, where a runaway is first looked for, the sum
+    #: is positive).
+    runaway: int = -16
     runaway_row: int = 8
     #: In the endgame, for the side ahead: the other's kings in a double corner,
     #: one step from one, two steps (more: nothing), each such king's cost to the
