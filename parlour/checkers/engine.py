@@ -598,25 +598,27 @@ class CheckersEngine(Engine[Move]):
     #: Measured by benchmarks/checkers_levels.py (each level against the one below
     #: over 48 games of ACF ballots, colours swapped; the top two over 24 and 32) and
     #: against py-draughts' engine at 0.1 s a move: the Elo figures are the sums of
-    #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels").
+    #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels"; levels 1 to 6 and
+    #: the anchors measured again with the tuned evaluation, the steps above 6
+    #: before it).
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks two plies ahead and often plays a weaker move; "
-        "2 % against py-draughts' engine (0.1 s a move)",
-        2: "two plies ahead, fewer careless moves; 267 Elo above level 1; "
-        "12 % against py-draughts' engine (0.1 s a move)",
-        3: "three plies ahead, now and then a careless move; 510 Elo above level 1; "
-        "31 % against py-draughts' engine (0.1 s a move)",
-        4: "four plies ahead, no deliberate mistakes; 884 Elo above level 1; "
-        "65 % against py-draughts' engine (0.1 s a move)",
-        5: "six plies ahead, and the opening book; 1085 Elo above level 1; "
-        "86 % against py-draughts' engine (0.1 s a move)",
-        6: "eight plies ahead, and the opening book; 1239 Elo above level 1; "
+        "14 % against py-draughts' engine (0.1 s a move)",
+        2: "two plies ahead, fewer careless moves; 280 Elo above level 1; "
+        "20 % against py-draughts' engine (0.1 s a move)",
+        3: "three plies ahead, now and then a careless move; 587 Elo above level 1; "
+        "44 % against py-draughts' engine (0.1 s a move)",
+        4: "four plies ahead, no deliberate mistakes; 1057 Elo above level 1; "
+        "77 % against py-draughts' engine (0.1 s a move)",
+        5: "six plies ahead, and the opening book; 1312 Elo above level 1; "
         "97 % against py-draughts' engine (0.1 s a move)",
+        6: "eight plies ahead, and the opening book; 1466 Elo above level 1; "
+        "95 % against py-draughts' engine (0.1 s a move)",
         7: "the full search for 0.3 s a move, with the opening book and the "
-        "endgame database; 1312 Elo above level 1",
-        8: "the full search for 1 s a move; 1484 Elo above level 1",
-        9: "the full search for 2 s a move; 1621 Elo above level 1",
-        10: "the strongest: the full search for 4 s a move; 1710 Elo above level 1",
+        "endgame database; 1539 Elo above level 1",
+        8: "the full search for 1 s a move; 1711 Elo above level 1",
+        9: "the full search for 2 s a move; 1848 Elo above level 1",
+        10: "the strongest: the full search for 4 s a move; 1937 Elo above level 1",
     }
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
