@@ -734,7 +734,7 @@ class CheckersEngine(Engine[Move]):
         return logistic_chances(score, CHANCES_PER_POINT, SCORE_CEILING)
 
     def score_text(self, score: float) -> str:
-        """Men (a king is about 1.35), or ``#5`` for a win in 5 moves the search
+        """Men (a king is about 1.1), or ``#5`` for a win in 5 moves the search
         sees (``#-5``: a loss)."""
         moves = mate_in(score)
         return f"{score / WEIGHTS.man:+.2f}" if moves is None else f"#{moves}"

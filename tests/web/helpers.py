@@ -12,7 +12,11 @@ from tests.web.conftest import ARTIFACTS
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def start_game(page: Page, game: str, opponent: str, side: int = 0) -> None:
+def start_game(
+    page: Page, game: str, opponent: str, side: int = 0, position: str | None = None
+) -> None:
+    """Start a game from the home page's card; from ``position`` (pasted in the
+    card's "Start from a position") if one is given."""
     page.goto("/")
     page.get_by_test_id(f"{game}-opponent-{opponent}").check()
     page.get_by_test_id(f"{game}-side").select_option(str(side))
@@ -21,9 +25,27 @@ def start_game(page: Page, game: str, opponent: str, side: int = 0) -> None:
         first = page.get_by_test_id(f"{game}-level").locator("option").first.get_attribute("value")
         assert first is not None
         page.get_by_test_id(f"{game}-level").select_option(first)
+    if position is not None:
+        paste_position(page, game, position)
     page.get_by_test_id(f"{game}-start").click()
     expect(page.locator("#board[data-version]")).to_be_visible()
     settle(page)
+
+
+#: The label of each card's field for a position to start from.
+POSITION_LABELS = {
+    "chess": "Paste a FEN",
+    "checkers": "Paste a PDN FEN",
+    "backgammon": "Paste a GNU Backgammon Position ID:Match ID",
+}
+
+
+def paste_position(page: Page, game: str, text: str) -> None:
+    """Open the card's "Start from a position" and paste ``text`` in it."""
+    page.get_by_test_id(f"{game}-start-from").locator("summary").click()
+    field = page.get_by_label(POSITION_LABELS[game])
+    expect(field).to_be_visible()
+    field.fill(text)
 
 
 def settle(page: Page) -> None:

@@ -31,16 +31,7 @@ OPENING_THREE_ONE = "4HPwATDgc/ABMA:MIEFAAAAAAAA"
 
 
 def test_against_the_computer(page: Page) -> None:
-    page.goto("/")
-    page.get_by_test_id("backgammon-opponent-computer").check()
-    page.get_by_test_id("backgammon-side").select_option("0")
-    level = page.get_by_test_id("backgammon-level")
-    level.select_option(level.locator("option").first.get_attribute("value") or "")
-    page.get_by_test_id("backgammon-start-from").locator("summary").click()
-    page.get_by_label("Paste a GNU Backgammon Position ID:Match ID").fill(OPENING_THREE_ONE)
-    page.get_by_test_id("backgammon-start").click()
-    expect(page.locator("#board[data-version]")).to_be_visible()
-    settle(page)
+    start_game(page, "backgammon", "computer", side=0, position=OPENING_THREE_ONE)
     page.on("dialog", lambda dialog: dialog.accept())
     expect(page.get_by_test_id("pips")).to_contain_text("White 167, Black 167")
     board = page.locator("#board")

@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from tests.web.helpers import (
     click_move,
+    paste_position,
     settle,
     version,
     violations,
@@ -27,23 +28,11 @@ def board_pieces(page: Page) -> dict[str, str]:
     return found
 
 
-def paste(page: Page, game: str, text: str) -> None:
-    """Open the card's "Start from a position" and paste ``text`` in it."""
-    page.get_by_test_id(f"{game}-start-from").locator("summary").click()
-    field = page.get_by_label(
-        {"chess": "Paste a FEN", "checkers": "Paste a PDN FEN"}.get(
-            game, "Paste a GNU Backgammon Position ID:Match ID"
-        )
-    )
-    expect(field).to_be_visible()
-    field.fill(text)
-
-
 def test_a_fen_pasted_starts_the_game_there_against_the_computer(page: Page) -> None:
     page.goto("/")
     page.get_by_test_id("chess-opponent-computer").check()
     page.get_by_test_id("chess-side").select_option("0")
-    paste(page, "chess", FEN)
+    paste_position(page, "chess", FEN)
     page.get_by_test_id("chess-start").click()
     expect(page.locator("#board[data-version]")).to_be_visible()
     settle(page)
@@ -62,7 +51,7 @@ def test_a_fen_pasted_starts_the_game_there_against_the_computer(page: Page) -> 
 def test_a_checkers_position_pasted_at_one_screen(page: Page) -> None:
     page.goto("/")
     page.get_by_test_id("checkers-opponent-local").check()
-    paste(page, "checkers", "W:W18,22,K30:B14,15,K1")
+    paste_position(page, "checkers", "W:W18,22,K30:B14,15,K1")
     page.get_by_test_id("checkers-start").click()
     expect(page.locator("#board[data-version]")).to_be_visible()
     settle(page)
@@ -75,7 +64,7 @@ def test_a_checkers_position_pasted_at_one_screen(page: Page) -> None:
 def test_a_bad_fen_is_explained_in_the_card(page: Page) -> None:
     page.goto("/")
     page.get_by_test_id("chess-opponent-local").check()
-    paste(page, "chess", "8/8/8/8/8/8/8/8 w - - 0 1")
+    paste_position(page, "chess", "8/8/8/8/8/8/8/8 w - - 0 1")
     page.get_by_test_id("chess-start").click()
     card = page.locator('form.card[data-game="chess"]')
     expect(card.locator(".error")).to_have_text(
@@ -106,7 +95,7 @@ HIGHER_DIE = "2wAGAP5/AAAEAA:MAEHAAAAAAAA"
 def test_a_roll_only_partly_playable_is_explained(page: Page) -> None:
     page.goto("/")
     page.get_by_test_id("backgammon-opponent-local").check()
-    paste(page, "backgammon", HIGHER_DIE)
+    paste_position(page, "backgammon", HIGHER_DIE)
     page.get_by_test_id("backgammon-start").click()
     expect(page.locator("#board[data-version]")).to_be_visible()
     settle(page)
