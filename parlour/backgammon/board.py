@@ -316,19 +316,18 @@ def _plays_two_dice(
     return [(_move(code),) for die, code in single.values() if die == best], best
 
 
-def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+def _check_dice(dice: object) -> tuple[int, int]:
     """The two dice, or :class:`NotationError` saying what is wrong with them."""
-    try:
-        first, second = dice
-    except (TypeError, ValueError):
-        raise NotationError(f"a roll is two dice, not {dice!r}") from None
+    if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
+        raise NotationError(f"a roll is two dice, not {dice!r}")
+    first, second = dice
     for die in (first, second):
         if type(die) is not int or not 1 <= die <= 6:
             raise NotationError(f"a die shows 1 to 6, not {die!r}")
     return first, second
 
 
-def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
+def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     """Every distinct legal play of ``dice`` (plays reaching the same position count
     once), each with its moves highest start first; ``[]`` when nothing can be played.
     The list's order is fixed for a given position and roll but otherwise unspecified
@@ -1120,7 +1119,7 @@ def _can_finish(
 
 
 def next_steps(
-    position: Position, dice: tuple[int, int], played: Sequence[CheckerMove]
+    position: Position, dice: Sequence[int], played: Sequence[CheckerMove]
 ) -> list[CheckerMove]:
     """The checker moves that may come next after ``played`` (the moves made so far
     this turn, in order) and still lead to a legal play: what a board offers to click.
@@ -1165,7 +1164,7 @@ def _any_move(position: Position, remaining: tuple[int, ...]) -> bool:
     return any(_single_moves(position, die) for die in set(remaining))
 
 
-def is_legal_play(position: Position, dice: tuple[int, int], play: Sequence[CheckerMove]) -> bool:
+def is_legal_play(position: Position, dice: Sequence[int], play: Sequence[CheckerMove]) -> bool:
     """Whether ``play`` (moves in the order made) is a complete legal play.
 
     >>> is_legal_play(Position.start(), (3, 1), [CheckerMove(6, 5), CheckerMove(8, 5)])
@@ -1183,7 +1182,7 @@ def is_legal_play(position: Position, dice: tuple[int, int], play: Sequence[Chec
 
 
 def explain_illegal_play(
-    position: Position, dice: tuple[int, int], play: Sequence[CheckerMove]
+    position: Position, dice: Sequence[int], play: Sequence[CheckerMove]
 ) -> IllegalMoveError:
     """The error to raise for ``play`` (moves in the order made), naming the rule it
     breaks in a player's words. (For a legal play it returns an error whose rule is

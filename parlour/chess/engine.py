@@ -519,7 +519,7 @@ class Searcher:
             except _Stop:
                 # A stopped iteration's best so far stands for the single line only:
                 # with several, it may be the best of the moves left for a later line.
-                partial = self.partial if multipv == 1 else None
+                partial = self._stopped_best() if multipv == 1 else None
                 if partial is not None and partial[1] != best:
                     best_score, best = partial
                     best_pv = (public_move(best),)
@@ -636,6 +636,13 @@ class Searcher:
                 self.partial = (alpha, best)
         self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
+
+    def _stopped_best(self) -> tuple[int, InternalMove] | None:
+        """The score and move that beat the previous best in the iteration just
+        stopped, if one did. (Read through a method: mypy narrows the attribute to
+        None from its reset at the iteration's start, and a compiled build would
+        check it as such.)"""
+        return self.partial
 
     def _root_lines(
         self,
