@@ -8,12 +8,15 @@ script there with ``PYTHONPATH`` set to it, in turn with this one).
 
     python benchmarks/engine_nodes.py            # both engines
     python benchmarks/engine_nodes.py --game chess
+    python benchmarks/engine_nodes.py --timed 0.5   # chess: depth and nodes in 0.5 s
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.rules import CHECKERS
@@ -50,12 +53,37 @@ def checkers_nodes(depth: int) -> tuple[list[int], float]:
     return counts, time.perf_counter() - started
 
 
+def chess_timed(seconds: float) -> None:
+    """The chess search given ``seconds`` a move (as UCI ``movetime`` spends it) on
+    each of the six standard perft positions: the depth finished, the nodes and the
+    rate (quiescence nodes included)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from chess_perft import POSITIONS
+
+    total_nodes = 0
+    total_seconds = 0.0
+    for name, fen, _, _ in POSITIONS:
+        searcher = Searcher()
+        result = searcher.search(CHESS.state_from_text(fen), seconds=seconds, use_all_time=True)
+        total_nodes += result.nodes
+        total_seconds += result.seconds
+        rate = result.nodes / result.seconds
+        print(f"{name:10} depth {result.depth:2}  nodes {result.nodes:8,}  {rate:9,.0f} nodes/s")
+    print(f"all        {total_nodes / total_seconds:,.0f} nodes/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=("chess", "checkers"), action="append")
     parser.add_argument("--chess-depth", type=int, default=6)
     parser.add_argument("--checkers-depth", type=int, default=9)
+    parser.add_argument(
+        "--timed", type=float, metavar="SECONDS", help="chess: search each position this long"
+    )
     args = parser.parse_args()
+    if args.timed:
+        chess_timed(args.timed)
+        return
     for game in args.game or ["chess", "checkers"]:
         if game == "chess":
             counts, seconds = chess_nodes(args.chess_depth)
