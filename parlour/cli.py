@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from parlour import __version__
+from parlour import __version__, compiled
 from parlour.core.errors import ParlourError
 from parlour.core.protocol import Game
 from parlour.core.registry import (
@@ -232,8 +232,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from parlour import compiled
-
     if args.status:
         print(f"the engine modules are {compiled.state()}: {', '.join(compiled.MODULES)}")
         return 0
@@ -941,6 +939,9 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given[:1] == ["compile"]:
+        compiled.hush()  # the help's level words load the engines: no word of stale ones
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -128,6 +128,14 @@ def guard() -> None:
         sys.meta_path.insert(0, _SourceFirst(stale=current == "stale"))
 
 
+def hush() -> None:
+    """Say nothing of stale compiled modules in this process (``parlour compile``
+    is about to build them again)."""
+    for finder in sys.meta_path:
+        if isinstance(finder, _SourceFirst):
+            finder.unsaid = False
+
+
 #: The build, run in a child process from the directory that holds the package
 #: (mypyc names the modules by their paths from there).
 _BUILD = """

@@ -62,6 +62,7 @@ from parlour.checkers.board import (
     BOARD,
     CROWN_ROW,
     SQUARE_BIT,
+    WHITE,
     Move,
     Position,
     _capture_paths,
@@ -482,7 +483,7 @@ class SearchBoard:
             self.position = (men, kings, their_men, their_kings)
         else:
             self.position = (their_men, their_kings, men, kings)
-        self.side = side = side.other
+        self.side = side = WHITE if side is BLACK else BLACK  # not Side.other: a Python call
         self.quiet = self.quiet + 1 if quiet else 0
         self.key = key = (*self.position, side)
         self._counts[key] = self._counts.get(key, 0) + 1
@@ -512,8 +513,10 @@ class SearchBoard:
             return None  # the root is searched: the search is there to choose its move
         if self._counts[self.key] > 1 or self.quiet >= FORTY_MOVE_PLIES:
             return 0
-        if self.endgames is not None:
-            code = self.endgames.code(self.position, side)
+        endgames = self.endgames
+        # the piece count first: the table's own check is a Python call at every node
+        if endgames is not None and (men | kings | opponents).bit_count() <= endgames.pieces:
+            code = endgames.code(self.position, side)
             if code is not None:
                 return _endgame_score(code, ply)
         return None
