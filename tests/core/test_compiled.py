@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PURE = {**os.environ, "PARLOUR_PURE": "1"}
 
 
-def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def run(arguments: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Python run with ``arguments`` in a process of its own, which must succeed."""
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, *arguments],
         env=env,
         capture_output=True,
         text=True,
@@ -27,8 +28,12 @@ def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
         cwd=ROOT,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     return done
+
+
+def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return run(["-c", code], env)
 
 
 def test_the_set_up_compiled_every_module() -> None:
@@ -128,14 +133,5 @@ def test_the_compiled_modules_doctests_run_on_their_sources() -> None:
     # pytest cannot collect a built module's doctests from its source (conftest.py):
     # they run here, in pure Python
     paths = [str(compiled.source_path(module)) for module in compiled.MODULES]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *paths],
-        env=PURE,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:]
+    done = run(["-m", "pytest", "-q", "-p", "no:cacheprovider", *paths], PURE)
     assert " passed" in done.stdout
