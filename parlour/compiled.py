@@ -26,6 +26,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -137,15 +138,18 @@ def hush() -> None:
 
 
 #: The build, run in a child process from the directory that holds the package
-#: (mypyc names the modules by their paths from there).
+#: (mypyc names the modules by their paths from there); its C files and objects go
+#: to a temporary directory (the first argument), the built modules beside their
+#: sources.
 _BUILD = """
 import sys
 from mypyc.build import mypycify
 from setuptools import setup
+work, sources = sys.argv[1], sys.argv[2:]
 setup(
     name="parlour-compiled",
-    ext_modules=mypycify(sys.argv[1:], separate=True, opt_level="3"),
-    script_args=["build_ext", "--inplace", "--build-temp", "build/mypyc-temp"],
+    ext_modules=mypycify(sources, separate=True, opt_level="3", target_dir=work + "/c"),
+    script_args=["build_ext", "--inplace", "--build-temp", work + "/o", "--build-lib", work + "/l"],
 )
 """
 
@@ -164,13 +168,14 @@ def build() -> str:
     root = _PACKAGE.parent
     sources = [str(source_path(module).relative_to(root)) for module in MODULES]
     digest = source_digest()
-    done = subprocess.run(
-        [sys.executable, "-c", _BUILD, *sources],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory(prefix="parlour-compile-") as work:
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD, work, *sources],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     if done.returncode != 0 or not all(built_files(module) for module in MODULES):
         remove()
         words = (done.stderr or done.stdout).strip().splitlines()[-15:]
