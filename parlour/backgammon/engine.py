@@ -5,11 +5,22 @@ A play is chosen by looking at every position it can reach:
 
 * 0-ply: each resulting position judged by the network as it stands;
 * 1-ply: for the best few of those, every one of the opponent's 21 throws is tried,
-  the opponent answers with its best 0-ply play, and the results are averaged.
+  the opponent answers with its best 0-ply play, and the results are averaged;
+* 2-ply: for the best few of those again, the same, and after each of the
+  opponent's answers every one of our own 21 throws too, each answered by our best
+  0-ply play.
+
+Which plays go a throw deeper is decided as GNU Backgammon's move filters decide
+it: at most so many of the best, and only those within so much equity of the best
+(:data:`LEVEL_FILTERS`). The positions met at each depth are judged by the network
+in one batch, which is what makes two throws ahead affordable in Python.
 
 Levels: 1-4 are 0-ply with a deliberate error added to every judgement (large at
-level 1, small at 4), so a beginner meets sensible but beatable play; level 5 is
-plain 0-ply (fast, the default); 6 and 7 look one throw ahead.
+level 1, small at 4), so a beginner meets beatable play; level 5 is plain 0-ply
+(fast, the default); level 6 looks one throw ahead, level 7 two. How strong each
+level measured is in :attr:`BackgammonEngine.level_strengths`. Hints rank the plays
+as level 7 does; the coach's analysis judges the best eight plays one throw ahead,
+as level 6 does, so that a whole game is analysed in well under a minute.
 
 Cube decisions (double, take, pass, beaver) come from :mod:`.equity`: cubeful money
 equity, or match winning chances from our match equity table.
