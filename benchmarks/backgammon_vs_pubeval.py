@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from parlour.backgammon.board import CheckerMove, Position, legal_plays
 from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.network import Network, shipped_network
+from parlour.backgammon.notation import position_id
 from parlour.backgammon.train import Trainer
 
 Chooser = Callable[[Position, tuple[int, int]], Position]
@@ -42,18 +43,26 @@ class Timed:
         #: The noise of the beginner levels, seeded so that a run can be repeated.
         self.rng = random.Random(seed)
         self.times: list[float] = []
+        #: The position and dice of the slowest move, to time it again alone.
+        self.slowest: tuple[Position, tuple[int, int]] | None = None
 
     def __call__(self, position: Position, dice: tuple[int, int]) -> Position:
         started = time.perf_counter()
         play = self.engine.choose_play(position, dice, self.level, self.rng)
-        self.times.append(time.perf_counter() - started)
+        spent = time.perf_counter() - started
+        if not self.times or spent > max(self.times):
+            self.slowest = (position, dice)
+        self.times.append(spent)
         return position.apply(play)
 
     def timing(self) -> str:
         times = self.times
+        assert self.slowest is not None
+        position, dice = self.slowest
         return (
             f"level {self.level}: {len(times)} moves, {1000 * sum(times) / len(times):.1f} ms "
-            f"a move on average, the worst {1000 * max(times):.0f} ms"
+            f"a move on average, the worst {1000 * max(times):.0f} ms "
+            f"(position {position_id(position)}, {dice[0]}{dice[1]} to play)"
         )
 
 
