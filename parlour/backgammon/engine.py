@@ -480,11 +480,11 @@ class BackgammonEngine(Engine[BackgammonMove]):
         leaders = [int(i) for i in np.argsort(-values, kind="stable")]
         dropped: list[tuple[Play, float]] = []
         for plies, sieve in enumerate(filters, start=1):
-            kept = _kept(values[leaders], sieve)
-            if len(kept) < 2:
+            kept = len(_kept(values[leaders], sieve))  # the leaders are in order
+            if kept < 2:
                 break
-            dropped = [(plays[i], float(values[i])) for i in leaders[len(kept) :]] + dropped
-            leaders = leaders[: len(kept)]
+            dropped = [(plays[i], float(values[i])) for i in leaders[kept:]] + dropped
+            leaders = leaders[:kept]
             values[leaders] = equity(self._after([results[i] for i in leaders], plies))
             leaders.sort(key=lambda i: -values[i])
         return [(plays[i], float(values[i])) for i in leaders] + dropped
@@ -592,11 +592,13 @@ class BackgammonEngine(Engine[BackgammonMove]):
 
 
 def _kept(values: Array, sieve: Filter) -> list[int]:
-    """The plays ``sieve`` lets through, of plays whose ``values`` are given best
-    first: at most ``sieve.keep`` of them, those within ``sieve.within`` of the
-    best (the first one always)."""
-    floor = values[0] - sieve.within
-    return [i for i in range(min(sieve.keep, len(values))) if i == 0 or values[i] >= floor]
+    """The plays ``sieve`` lets through, of plays worth ``values``, best first (by
+    their index in ``values``; of equal values the first comes first): at most
+    ``sieve.keep`` of them, those within ``sieve.within`` of the best (the best
+    always)."""
+    order = [int(i) for i in np.argsort(-values, kind="stable")[: sieve.keep]]
+    floor = values[order[0]] - sieve.within
+    return [i for i in order if values[i] >= floor]
 
 
 def _owner(cube: Cube, side: Side) -> str:

@@ -277,6 +277,7 @@ def test_the_move_filter_keeps_at_most_so_many_within_reach_of_the_best() -> Non
     assert _kept(values, Filter(8, 0.16)) == [0, 1, 2]
     assert _kept(values, Filter(2, 0.16)) == [0, 1]
     assert _kept(values, Filter(8, 0.01)) == [0]  # the best always goes on
+    assert _kept(values[::-1], Filter(3, 0.16)) == [4, 3, 2]  # best first, wherever they are
     # the strongest level looks deepest, through more filters
     assert [len(LEVEL_FILTERS[level]) for level in (6, 7)] == [1, 2]
 
