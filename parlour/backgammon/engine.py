@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import pairwise
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -107,6 +107,27 @@ ANALYSIS_FILTER = Filter(8, float("inf"))
 class BackgammonEngine(Engine[BackgammonMove]):
     strongest = 7
     default_level = 5
+
+    #: Measured by benchmarks/backgammon_vs_pubeval.py: cubeless money games with
+    #: duplicate dice, each level against the one below it and against GNU
+    #: Backgammon at 0-ply, points a game (docs/benchmarks.md, "The levels").
+    level_strengths: ClassVar[Mapping[int, str]] = {
+        1: "a beginner: a large error in every judgement, so many poor plays; "
+        "loses 2.16 points a game to GNU Backgammon at 0-ply",
+        2: "a smaller error in every judgement; beats level 1 by 1.19 points a game; "
+        "loses 1.58 points a game to GNU Backgammon at 0-ply",
+        3: "now and then a careless play; beats level 2 by 0.93 points a game; "
+        "loses 0.89 points a game to GNU Backgammon at 0-ply",
+        4: "a slight error in its judgement; beats level 3 by 0.51 points a game; "
+        "loses 0.37 points a game to GNU Backgammon at 0-ply",
+        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.15 points "
+        "a game; loses 0.18 points a game to GNU Backgammon at 0-ply",
+        6: "looks one throw ahead at its best plays (1-ply); beats level 5 by 0.12 "
+        "points a game; loses 0.14 points a game to GNU Backgammon at 0-ply",
+        7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
+        "0.1 s a move; beats level 6 by 0.09 points a game (a narrow margin); "
+        "loses 0.11 points a game to GNU Backgammon at 0-ply",
+    }
 
     def __init__(self, network: Network | None = None, *, bearoff: bool = True) -> None:
         """``network`` judges positions (by default the shipped one); ``bearoff``:
@@ -237,9 +258,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
 
     def time_limit(self, level: int) -> float:
         """The longest a move of ``level`` takes on this machine, with a margin:
-        the worst measured over the positions of real games (docs/benchmarks.md)."""
+        the worst measured over the positions of real games while the machine was
+        busy (docs/benchmarks.md, "The levels": 0.1 s, 0.2 s and 2.9 s)."""
         self.check_level(level)
-        return {6: 0.5, 7: 2.0}.get(level, 0.25)
+        return {6: 0.5, 7: 3.0}.get(level, 0.25)
 
     # -- analysis --------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ equities and the engine's choices."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -304,6 +305,29 @@ def test_a_move_given_little_time_looks_less_far_ahead() -> None:
     assert engine.choose_move(state, 7, rng) != engine.choose_move(state, 6, rng)
     hurried = engine.choose_move(state, 7, rng, seconds=engine.time_limit(6))
     assert hurried == engine.choose_move(state, 6, rng)
+
+
+def test_every_level_states_its_measured_strength() -> None:
+    """Each level's words (shown by the help and the web page) carry what
+    benchmarks/backgammon_vs_pubeval.py measured: its points a game against the
+    level below and against GNU Backgammon at 0-ply, the same figures as in the
+    table of docs/benchmarks.md, where the commands are."""
+    strengths = BackgammonEngine.level_strengths
+    assert sorted(strengths) == list(range(1, BackgammonEngine.strongest + 1))
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    section = docs[docs.index("## Backgammon engine") : docs.index("## Checkers engine")]
+    rows = {int(row[0]): row for row in re.findall(r"^\| (\d) \|(.*)\|$", section, re.M)}
+    for level, words in strengths.items():
+        cells = [cell.strip() for cell in rows[level][1].split("|")]
+        against_gnubg = re.search(r"(loses|wins) (\d\.\d\d) points a game to GNU", words)
+        assert against_gnubg is not None, words
+        sign = "-" if against_gnubg.group(1) == "loses" else "+"
+        assert cells[4] == sign + against_gnubg.group(2), level
+        if level == 1:
+            continue
+        step = re.search(rf"beats level {level - 1} by (\d\.\d\d) points a game", words)
+        assert step is not None, words
+        assert cells[1] == "+" + step.group(1), level
 
 
 def test_a_hint_after_the_roll_ranks_that_rolls_plays() -> None:
