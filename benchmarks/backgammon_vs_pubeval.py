@@ -1,17 +1,20 @@
 """Cubeless money games between Parlour's backgammon network and a yardstick:
 pubeval (Tesauro's public linear evaluator) or GNU Backgammon at 0-ply, both from
-gnubg-nn. Duplicate dice: each dice sequence is played twice with the seats swapped,
-which cancels much of the luck. Prints points per game for Parlour with its 95 %
-interval.
+gnubg-nn, or another of Parlour's own levels. Duplicate dice: each dice sequence is
+played twice with the seats swapped, which cancels much of the luck. Prints points
+per game for Parlour's level with its 95 % interval, and the time each Parlour
+level took a move (the mean and the worst over every position met).
 
     python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
         [--weights bg-train.npz]
+    python benchmarks/backgammon_vs_pubeval.py --level 6 --opponent 5 --games 400
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -25,9 +28,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from parlour.backgammon.board import CheckerMove, Position, legal_plays
 from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.network import Network, shipped_network
+from parlour.backgammon.notation import position_id
 from parlour.backgammon.train import Trainer
 
 Chooser = Callable[[Position, tuple[int, int]], Position]
+
+
+class Timed:
+    """A Parlour level as a player, timing each of its moves."""
+
+    def __init__(self, engine: BackgammonEngine, level: int, seed: int) -> None:
+        self.engine = engine
+        self.level = level
+        #: The noise of the beginner levels, seeded so that a run can be repeated.
+        self.rng = random.Random(seed)
+        self.times: list[float] = []
+        #: The position and dice of the slowest move, to time it again alone.
+        self.slowest: tuple[Position, tuple[int, int]] | None = None
+
+    def __call__(self, position: Position, dice: tuple[int, int]) -> Position:
+        started = time.perf_counter()
+        play = self.engine.choose_play(position, dice, self.level, self.rng)
+        spent = time.perf_counter() - started
+        if not self.times or spent > max(self.times):
+            self.slowest = (position, dice)
+        self.times.append(spent)
+        return position.apply(play)
+
+    def timing(self) -> str:
+        times = self.times
+        assert self.slowest is not None
+        position, dice = self.slowest
+        return (
+            f"level {self.level}: {len(times)} moves, {1000 * sum(times) / len(times):.1f} ms "
+            f"a move on average, the worst {1000 * max(times):.0f} ms "
+            f"(position {position_id(position)}, {dice[0]}{dice[1]} to play)"
+        )
 
 
 def gnubg_board(position: Position) -> list[list[int]]:
@@ -88,7 +124,11 @@ def opening_dice(rng: np.random.Generator) -> list[tuple[int, int]]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000, help="games (an even number)")
-    parser.add_argument("--opponent", choices=["pubeval", "gnubg"], default="pubeval")
+    parser.add_argument(
+        "--opponent",
+        default="pubeval",
+        help="pubeval, gnubg (0-ply) or a Parlour level (1-7)",
+    )
     parser.add_argument("--weights", type=Path, help="a training checkpoint (default: shipped)")
     parser.add_argument(
         "--level", type=int, default=5, help="Parlour's level: 5 is 0-ply, 6-7 look a throw ahead"
@@ -99,11 +139,17 @@ def main() -> int:
     network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
 
     engine = BackgammonEngine(network)
-
-    def parlour_player(position: Position, dice: tuple[int, int]) -> Position:
-        return position.apply(engine.choose_play(position, dice, args.level))
-
-    opponent = pubeval_player if args.opponent == "pubeval" else gnubg_player
+    parlour_player = Timed(engine, args.level, args.seed)
+    opponent: Chooser
+    if args.opponent == "pubeval":
+        opponent = pubeval_player
+    elif args.opponent == "gnubg":
+        opponent = gnubg_player
+    elif args.opponent.isdigit():
+        opponent = Timed(engine, engine.check_level(int(args.opponent)), args.seed + 1)
+    else:
+        parser.error(f"no such opponent: {args.opponent}")
+    name = f"level {args.opponent}" if args.opponent.isdigit() else args.opponent
     rng = np.random.default_rng(args.seed)
     pair_scores = []
     started = time.perf_counter()
@@ -117,10 +163,13 @@ def main() -> int:
     spread = math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1)) if n > 1 else 0.0
     half_width = 1.96 * spread / math.sqrt(n)
     print(
-        f"Parlour level {args.level} vs {args.opponent}: {2 * n} games (duplicate dice), "
+        f"Parlour level {args.level} vs {name}: {2 * n} games (duplicate dice), "
         f"{mean:+.3f} points per game, 95 % interval [{mean - half_width:+.3f}, "
         f"{mean + half_width:+.3f}], {time.perf_counter() - started:.0f} s"
     )
+    for player in (parlour_player, opponent):
+        if isinstance(player, Timed):
+            print(player.timing())
     return 0
 
 

@@ -5,11 +5,22 @@ A play is chosen by looking at every position it can reach:
 
 * 0-ply: each resulting position judged by the network as it stands;
 * 1-ply: for the best few of those, every one of the opponent's 21 throws is tried,
-  the opponent answers with its best 0-ply play, and the results are averaged.
+  the opponent answers with its best 0-ply play, and the results are averaged;
+* 2-ply: for the best few of those again, the same, and after each of the
+  opponent's answers every one of our own 21 throws too, each answered by our best
+  0-ply play.
+
+Which plays go a throw deeper is decided as GNU Backgammon's move filters decide
+it: at most so many of the best, and only those within so much equity of the best
+(:data:`LEVEL_FILTERS`). The positions met at each depth are judged by the network
+in one batch, which is what makes two throws ahead affordable in Python.
 
 Levels: 1-4 are 0-ply with a deliberate error added to every judgement (large at
-level 1, small at 4), so a beginner meets sensible but beatable play; level 5 is
-plain 0-ply (fast, the default); 6 and 7 look one throw ahead.
+level 1, small at 4), so a beginner meets beatable play; level 5 is plain 0-ply
+(fast, the default); level 6 looks one throw ahead, level 7 two. How strong each
+level measured is in :attr:`BackgammonEngine.level_strengths`. Hints rank the plays
+as level 7 does; the coach's analysis judges the best eight plays one throw ahead,
+as level 6 does, so that a whole game is analysed in well under a minute.
 
 Cube decisions (double, take, pass, beaver) come from :mod:`.equity`: cubeful money
 equity, or match winning chances from our match equity table.
@@ -28,8 +39,10 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
+from itertools import pairwise
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -44,7 +57,15 @@ from parlour.backgammon.equity import (
     money_cube_decision,
     money_equity,
 )
-from parlour.backgammon.network import OUTPUTS, Array, Network, equity, flip, shipped_network
+from parlour.backgammon.network import (
+    OUTPUTS,
+    Array,
+    Network,
+    equity,
+    flip,
+    result_vector,
+    shipped_network,
+)
 from parlour.backgammon.rules import Action, BackgammonMove, BackgammonState, Phase
 from parlour.core.engine import Analysis, Engine, Hint, Line, RankedMove
 from parlour.core.errors import ParlourError
@@ -57,15 +78,56 @@ THROWS = [
     for low in range(1, high + 1)
 ]
 
+#: The weight of each of the 21 throws, in the order of :data:`THROWS`.
+WEIGHTS = np.array([probability for _, probability in THROWS])
+
+
+class Filter(NamedTuple):
+    """Which plays go on to be judged a throw deeper, as gnubg's move filters
+    choose them: at most ``keep`` of the best, and of those only the ones within
+    ``within`` of the best's equity."""
+
+    keep: int
+    within: float
+
+
 #: For each level: the spread of the error added to each play's equity (0-ply).
 LEVEL_NOISE = {1: 0.35, 2: 0.2, 3: 0.1, 4: 0.04}
-#: For the levels that look a throw ahead: how many of the best 0-ply plays they try.
-LEVEL_CANDIDATES = {6: 4, 7: 8}
+#: For the levels that look ahead: one filter for each throw they look ahead. Level
+#: 6 judges the best eight plays (within 0.16 of the best) one throw deeper
+#: (1-ply); level 7 judges the best three of those (within 0.06 of the best at
+#: 1-ply) two throws deeper (2-ply).
+LEVEL_FILTERS = {6: (Filter(8, 0.16),), 7: (Filter(8, 0.16), Filter(3, 0.06))}
+#: The plays the analysis (the coach) judges one throw deeper: the best eight by
+#: the network, however far behind (the coach lists them); hints use the strongest
+#: level's search.
+ANALYSIS_FILTER = Filter(8, float("inf"))
 
 
 class BackgammonEngine(Engine[BackgammonMove]):
     strongest = 7
     default_level = 5
+
+    #: Measured by benchmarks/backgammon_vs_pubeval.py: cubeless money games with
+    #: duplicate dice, each level against the one below it and against GNU
+    #: Backgammon at 0-ply, points a game (docs/benchmarks.md, "The levels").
+    level_strengths: ClassVar[Mapping[int, str]] = {
+        1: "a beginner: a large error in every judgement, so many poor plays; "
+        "loses 2.16 points a game to GNU Backgammon at 0-ply",
+        2: "a smaller error in every judgement; beats level 1 by 1.19 points a game; "
+        "loses 1.58 points a game to GNU Backgammon at 0-ply",
+        3: "now and then a careless play; beats level 2 by 0.93 points a game; "
+        "loses 0.89 points a game to GNU Backgammon at 0-ply",
+        4: "a slight error in its judgement; beats level 3 by 0.51 points a game; "
+        "loses 0.37 points a game to GNU Backgammon at 0-ply",
+        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.15 points "
+        "a game; loses 0.18 points a game to GNU Backgammon at 0-ply",
+        6: "looks one throw ahead at its best plays (1-ply); beats level 5 by 0.12 "
+        "points a game; loses 0.14 points a game to GNU Backgammon at 0-ply",
+        7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
+        "0.1 s a move; beats level 6 by 0.09 points a game (a narrow margin); "
+        "loses 0.11 points a game to GNU Backgammon at 0-ply",
+    }
 
     def __init__(self, network: Network | None = None, *, bearoff: bool = True) -> None:
         """``network`` judges positions (by default the shipped one); ``bearoff``:
@@ -78,10 +140,22 @@ class BackgammonEngine(Engine[BackgammonMove]):
     def network(self) -> Network:
         return self._network or shipped_network()
 
+    #: The most positions the network judges at once: a look two throws ahead
+    #: meets thousands, and arrays that fit the processor's cache are quicker
+    #: (the worst move of level 7 took half the time in batches of this size).
+    BATCH = 2048
+
     def probabilities(self, positions: Sequence[Position]) -> Array:
         """The five cubeless probabilities of each position's mover (see
         :mod:`.network`): exact from the bear-off database where both sides are
         bearing off with no contact, else the network's."""
+        if len(positions) > self.BATCH:
+            return np.concatenate(
+                [
+                    self.probabilities(positions[start : start + self.BATCH])
+                    for start in range(0, len(positions), self.BATCH)
+                ]
+            )
         exact = [self.use_bearoff and is_bearoff(p) for p in positions]
         if not any(exact):
             return self.network.probabilities(positions)
@@ -107,9 +181,13 @@ class BackgammonEngine(Engine[BackgammonMove]):
         *,
         seconds: float | None = None,
     ) -> BackgammonMove:
-        # ``seconds`` is not needed: every level's work is fixed, well under a second.
         state = _backgammon(state)
         level = self.check_level(self.default_level if level is None else level)
+        if seconds is not None:
+            # a level that looks ahead and might not finish in time plays as the
+            # level below it
+            while level in LEVEL_FILTERS and self.time_limit(level) > seconds:
+                level -= 1
         rng = rng or random.Random()
         legal = state.legal_moves()
         if not legal:
@@ -175,23 +253,15 @@ class BackgammonEngine(Engine[BackgammonMove]):
 
     def ranked_plays(self, position: Position, dice: tuple[int, int]) -> list[tuple[Play, float]]:
         """Every distinct play of ``dice``, best first, with the mover's equity after
-        it: the leading candidates looked at one throw deeper, as the strongest level
-        plays, the others by the network alone."""
-        plays = legal_plays(position, dice)
-        if not plays:
-            return []
-        results = [position.apply(play) for play in plays]
-        values = self._values(results)
-        order = [int(i) for i in np.argsort(-values, kind="stable")]
-        leaders = order[: LEVEL_CANDIDATES[self.strongest]]
-        deeper = sorted(((self._one_ply(results[i]), i) for i in leaders), key=lambda x: -x[0])
-        ranked = [(plays[i], value) for value, i in deeper]
-        ranked += [(plays[i], float(values[i])) for i in order[len(leaders) :]]
-        return ranked
+        it, as the strongest level judges them (see :meth:`_search`)."""
+        return self._search(position, dice, LEVEL_FILTERS[self.strongest])
 
     def time_limit(self, level: int) -> float:
+        """The longest a move of ``level`` takes on this machine, with a margin:
+        the worst measured over the positions of real games while the machine was
+        busy (docs/benchmarks.md, "The levels": 0.1 s, 0.2 s and 2.9 s)."""
         self.check_level(level)
-        return 2.0 if level in LEVEL_CANDIDATES else 0.5
+        return {6: 0.5, 7: 3.0}.get(level, 0.25)
 
     # -- analysis --------------------------------------------------------------------
 
@@ -219,8 +289,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
         depth: int | None = None,
     ) -> Analysis[BackgammonMove] | None:
         """The choices of the side to act with their equities, best first: after a
-        roll, the plays the strongest level looks at a throw deeper (the best by
-        the network; ``moves``, if given, are looked at the same way); at the
+        roll, the eight best plays by the network, each judged a throw deeper
+        (1-ply, as level 6 plays: fast enough for a whole game, where the strongest
+        level's 2-ply would take minutes; ``moves``, if given, are judged the same
+        way); at the
         cube, double or roll; doubled, take, pass or beaver (cubeful equity per unit
         of the cube before
         the double, from the chooser's point of view). At a throw of the dice: the
@@ -264,12 +336,18 @@ class BackgammonEngine(Engine[BackgammonMove]):
         if phase is Phase.PLAY:
             dice = state.dice
             assert dice is not None
-            # the plays the strongest level looks at a throw deeper, valued the
-            # same way (the others' figures are 0-ply: another scale)
-            leaders = LEVEL_CANDIDATES[self.strongest]
-            ranked = self.ranked_plays(state.position, dice)[:leaders]
-            plays: list[Play] = [play for play, _ in ranked] or [()]
-            return [(play, self._play_value(state, play)) for play in plays]
+            # the leading plays by the network, each valued a throw deeper (the
+            # others' figures would be 0-ply: another scale)
+            plays = legal_plays(state.position, dice)
+            if not plays:
+                return [((), self._play_value(state, ()))]
+            results = [state.position.apply(play) for play in plays]
+            leaders = _kept(self._values(results), ANALYSIS_FILTER)
+            rows = self._after([results[i] for i in leaders], plies=1)
+            return [
+                (plays[i], self.worth(state, Chances(*(float(x) for x in row))))
+                for i, row in zip(leaders, rows, strict=True)
+            ]
         if phase is Phase.CUBE:
             if Action.DOUBLE not in legal or not self._cube_matters(state):
                 return [(Action.ROLL, self.chances(state).equity)]
@@ -300,29 +378,21 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The cubeless chances of the side about to roll, one throw deeper than
         :meth:`chances`: the average, over its 21 throws, of its chances after its
         best play of each (by the network), as gnubg's 1-ply evaluation of a cube
-        decision looks ahead. It is :meth:`_one_ply_chances` seen from the other
-        side: the position as the opponent's, answered by the side about to roll."""
-        row = flip(self._one_ply_chances(state.position.swapped()))
+        decision looks ahead."""
+        (row,) = self._on_roll([state.position], plies=1)
         return Chances(*(float(x) for x in row))
 
-    def _values(self, results: list[Position]) -> Array:
-        """The mover's equity after each play; a play that ends the game is worth
-        its points."""
-        kinds = np.array([result.win_kind() for result in results], dtype=np.float64)
-        values = np.zeros(len(results))
-        unfinished = [i for i, kind in enumerate(kinds) if not kind]
-        if unfinished:
-            theirs = self.probabilities([results[i].swapped() for i in unfinished])
-            values[unfinished] = equity(flip(theirs))
-        values[kinds > 0] = kinds[kinds > 0]
-        return values
+    def _values(self, results: Sequence[Position]) -> Array:
+        """The mover's equity after each play, which reached ``results``, by the
+        network (0-ply); a play that ends the game is worth its points."""
+        return equity(self._after(results))
 
     def _play_value(self, state: BackgammonState, play: Play) -> float:
         """What ``play`` is worth to the mover, as gnubg's analysis counts it: the
         mover's chances at its next turn (the opponent's every throw answered by its
         best play), as cubeful money equity (Janowski's) or, in a match, as match
         winning chances turned into normalised equity; per unit of the cube."""
-        row = self._one_ply_chances(state.position.apply(play))
+        (row,) = self._after([state.position.apply(play)], plies=1)
         return self.worth(state, Chances(*(float(x) for x in row)))
 
     def worth(self, state: BackgammonState, chances: Chances) -> float:
@@ -340,28 +410,6 @@ class BackgammonEngine(Engine[BackgammonMove]):
         model = _match_cube(state, mover, chances)
         return model.normalised(model.cubeful(cube.value, owner), cube.value)
 
-    def _one_ply_chances(self, result: Position) -> Array:
-        """The five probabilities of the mover after reaching ``result``, at its
-        next turn: the opponent throws every throw and answers with its best 0-ply
-        play."""
-        kind = result.win_kind()
-        if kind:
-            return np.array([1.0, kind >= 2, kind >= 3, 0.0, 0.0])
-        opponent = result.swapped()
-        answers: list[Position] = []
-        for dice, _ in THROWS:
-            replies = [opponent.apply(play) for play in legal_plays(opponent, dice)] or [opponent]
-            answers.append(replies[int(np.argmax(self._values(replies)))])
-        rows = np.zeros((len(answers), OUTPUTS))
-        going_on = [i for i, answer in enumerate(answers) if not answer.win_kind()]
-        if going_on:
-            rows[going_on] = self.probabilities([answers[i].swapped() for i in going_on])
-        for i, answer in enumerate(answers):
-            if kind := answer.win_kind():
-                rows[i] = (0.0, 0.0, 0.0, kind >= 2, kind >= 3)
-        weights = np.array([probability for _, probability in THROWS])
-        return np.asarray(weights @ rows)
-
     def luck(self, state: State[BackgammonMove], throw: BackgammonMove) -> float | None:
         """How much ``throw`` (about to be thrown in ``state``) is worth to the
         thrower against the average throw, as gnubg counts luck: each throw's best
@@ -373,28 +421,95 @@ class BackgammonEngine(Engine[BackgammonMove]):
         dice = getattr(throw, "dice", None)
         if dice is None:
             return None
-        position = state.position
-        values = {}
-        for roll, _ in THROWS:
-            results = [position.apply(play) for play in legal_plays(position, roll)]
-            values[roll] = float(self._values(results or [position]).max())
-        average = sum(probability * values[roll] for roll, probability in THROWS)
+        _, rows = self._best_plays([state.position])
+        values = equity(rows)
         high, low = max(dice), min(dice)
-        return values[(high, low)] - average
+        thrown = next(i for i, (roll, _) in enumerate(THROWS) if roll == (high, low))
+        return float(values[thrown] - WEIGHTS @ values)
 
-    def _one_ply(self, result: Position) -> float:
-        """The mover's equity after reaching ``result``: the opponent throws every
-        throw and answers with its best 0-ply play."""
-        if result.win_kind():
-            return float(result.win_kind())
-        opponent = result.swapped()
-        total = 0.0
-        for dice, probability in THROWS:
-            replies = [opponent.apply(play) for play in legal_plays(opponent, dice)]
-            if not replies:
-                replies = [opponent]
-            total -= probability * float(self._values(replies).max())
-        return total
+    # -- looking ahead -------------------------------------------------------------
+    #
+    # A play is judged by the position it reaches, with the opponent to throw next.
+    # Looking a throw deeper means trying each of the 21 throws with the side to
+    # play answering by its best play as the network sees it (0-ply, as gnubg picks
+    # the plays inside its own look-ahead), and averaging the chances over the
+    # throws, weighted by how often each comes. The positions met at one depth are
+    # judged by the network together, in one batch: that is where the speed is.
+
+    def _after(self, results: Sequence[Position], plies: int = 0) -> Array:
+        """The five probabilities of the mover after each play, which reached
+        ``results``, judged ``plies`` throws deeper: at 0 the network's (or the
+        bear-off database's) view of the position as it stands, the opponent to
+        throw; at 1 the opponent's every throw is tried; at 2 the mover's next
+        throws too. A play that ends the game is worth what it wins."""
+        rows = np.empty((len(results), OUTPUTS))
+        going_on = []
+        for i, result in enumerate(results):
+            kind = result.win_kind()
+            if kind:
+                rows[i] = result_vector(kind)
+            else:
+                going_on.append(i)
+        if going_on:
+            theirs = [results[i].swapped() for i in going_on]
+            rows[going_on] = flip(self._on_roll(theirs, plies))
+        return rows
+
+    def _on_roll(self, positions: Sequence[Position], plies: int) -> Array:
+        """The five probabilities of each position's mover, about to throw, judged
+        ``plies`` throws deep: at 0 by the network as the position stands; deeper,
+        the average over the 21 throws of the mover's chances after its best play
+        of each, those judged a throw less deep."""
+        if plies == 0:
+            return self.probabilities(positions)
+        chosen, rows = self._best_plays(positions)
+        if plies > 1:
+            rows = self._after(chosen, plies - 1)
+        by_throw = rows.reshape(len(positions), len(THROWS), OUTPUTS)
+        return np.asarray(np.einsum("t,ntk->nk", WEIGHTS, by_throw))
+
+    def _best_plays(self, positions: Sequence[Position]) -> tuple[list[Position], Array]:
+        """For each position and each of the 21 throws (row ``21 * i + t`` for
+        position ``i`` and throw ``t`` of :data:`THROWS`): where the mover's best
+        play of that throw by the network leads (the position itself when nothing
+        can be played), and the mover's five probabilities there (0-ply)."""
+        results: list[Position] = []
+        bounds = [0]
+        for position in positions:
+            for dice, _ in THROWS:
+                reached = [position.apply(play) for play in legal_plays(position, dice)]
+                results.extend(reached or (position,))
+                bounds.append(len(results))
+        rows = self._after(results)
+        values = equity(rows)
+        best = [start + int(np.argmax(values[start:end])) for start, end in pairwise(bounds)]
+        return [results[i] for i in best], rows[best]
+
+    def _search(
+        self, position: Position, dice: tuple[int, int], filters: Sequence[Filter]
+    ) -> list[tuple[Play, float]]:
+        """Every distinct play of ``dice``, best first, with the mover's equity after
+        it, as a level with these ``filters`` judges them: every play by the network
+        (0-ply); those the first filter lets through one throw deeper (1-ply); those
+        the next lets through of them two throws deeper; and so on. The plays
+        judged deepest come first, each group in its order; a search stops early
+        when a single play is left (nothing is left to choose)."""
+        plays = legal_plays(position, dice)
+        if not plays:
+            return []
+        results = [position.apply(play) for play in plays]
+        values = self._values(results)
+        leaders = [int(i) for i in np.argsort(-values, kind="stable")]
+        dropped: list[tuple[Play, float]] = []
+        for plies, sieve in enumerate(filters, start=1):
+            kept = len(_kept(values[leaders], sieve))  # the leaders are in order
+            if kept < 2:
+                break
+            dropped = [(plays[i], float(values[i])) for i in leaders[kept:]] + dropped
+            leaders = leaders[:kept]
+            values[leaders] = equity(self._after([results[i] for i in leaders], plies))
+            leaders.sort(key=lambda i: -values[i])
+        return [(plays[i], float(values[i])) for i in leaders] + dropped
 
     def _choose_play(
         self, state: BackgammonState, level: int, rng: random.Random
@@ -413,19 +528,17 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The play chosen at ``level`` for the mover of ``position`` with ``dice``
         (the empty play when nothing can be played)."""
         level = self.check_level(self.default_level if level is None else level)
+        if level in LEVEL_FILTERS:
+            ranked = self._search(position, dice, LEVEL_FILTERS[level])
+            return ranked[0][0] if ranked else ()
         plays = legal_plays(position, dice)
         if not plays:
             return ()
-        results = [position.apply(play) for play in plays]
-        values = self._values(results)
+        values = self._values([position.apply(play) for play in plays])
         if level in LEVEL_NOISE:
             spread = LEVEL_NOISE[level]
             noise = rng or random.Random()
             values = values + np.array([noise.gauss(0.0, spread) for _ in values])
-        elif level in LEVEL_CANDIDATES:
-            order = np.argsort(-values, kind="stable")[: LEVEL_CANDIDATES[level]]
-            deeper = {int(i): self._one_ply(results[int(i)]) for i in order}
-            return plays[max(deeper, key=lambda i: deeper[i])]
         return plays[int(np.argmax(values))]
 
     # -- the cube ------------------------------------------------------------------
@@ -498,6 +611,16 @@ class BackgammonEngine(Engine[BackgammonMove]):
             f"({chances.win_gammon:.0%} gammons) and loses {chances.lose_gammon:.0%} gammons; "
             f"equity {value:+.2f}"
         )
+
+
+def _kept(values: Array, sieve: Filter) -> list[int]:
+    """The plays ``sieve`` lets through, of plays worth ``values``, best first (by
+    their index in ``values``; of equal values the first comes first): at most
+    ``sieve.keep`` of them, those within ``sieve.within`` of the best (the best
+    always)."""
+    order = [int(i) for i in np.argsort(-values, kind="stable")[: sieve.keep]]
+    floor = values[order[0]] - sieve.within
+    return [i for i in order if values[i] >= floor]
 
 
 def _owner(cube: Cube, side: Side) -> str:

@@ -4,14 +4,21 @@ equities and the engine's choices."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from parlour.backgammon.board import Position
+from parlour.backgammon.board import Position, legal_plays
 from parlour.backgammon.cube import CubeOptions
-from parlour.backgammon.engine import BackgammonEngine
+from parlour.backgammon.engine import (
+    LEVEL_FILTERS,
+    THROWS,
+    BackgammonEngine,
+    Filter,
+    _kept,
+)
 from parlour.backgammon.equity import (
     Chances,
     match_cube_decision,
@@ -221,6 +228,106 @@ def test_every_level_plays_only_legal_moves(level: int) -> None:
     engine = BackgammonEngine()
     for seed in range(2):
         play_out((level, 5), seed, engine)
+
+
+def best_answer(engine: BackgammonEngine, position: Position, dice: tuple[int, int]) -> Position:
+    """Where the mover's best play of ``dice`` by the network leads, found one
+    throw at a time (the engine batches every throw together)."""
+    reached = [position.apply(play) for play in legal_plays(position, dice)] or [position]
+    return reached[int(np.argmax(engine._values(reached)))]
+
+
+def two_throws_ahead(engine: BackgammonEngine, result: Position) -> float:
+    """The mover's equity after reaching ``result``, written out plainly: each of
+    the opponent's throws answered by its best play, then each of the mover's
+    throws by its best, the equity after that averaged over both throws."""
+    total = 0.0
+    for theirs, chance in THROWS:
+        answer = best_answer(engine, result.swapped(), theirs)
+        if answer.win_kind():
+            total -= chance * answer.win_kind()
+            continue
+        for ours, our_chance in THROWS:
+            mine = best_answer(engine, answer.swapped(), ours)
+            total += chance * our_chance * float(engine._values([mine])[0])
+    return total
+
+
+def test_two_throws_ahead_averages_over_both_sides_throws() -> None:
+    engine = BackgammonEngine()
+    state = BACKGAMMON.new_state()
+    state.play_line("31, 8/5 6/5, roll, 64, 24/18 13/9, roll, 52")
+    position = state.position
+    results = [position.apply(play) for play in legal_plays(position, (5, 2))[:3]]
+    batched = equity(engine._after(results, plies=2))
+    plain = [two_throws_ahead(engine, result) for result in results]
+    assert batched == pytest.approx(plain, abs=1e-9)
+    # a throw less deep is the opponent's throws alone
+    one = [
+        -float(engine._values([best_answer(engine, r.swapped(), d)])[0])
+        for r in results[:1]
+        for d, _ in THROWS
+    ]
+    assert equity(engine._after(results[:1], plies=1))[0] == pytest.approx(
+        sum(value * chance for value, (_, chance) in zip(one, THROWS, strict=True))
+    )
+
+
+def test_the_move_filter_keeps_at_most_so_many_within_reach_of_the_best() -> None:
+    values = np.array([0.30, 0.25, 0.20, 0.10, 0.09])
+    assert _kept(values, Filter(8, 0.16)) == [0, 1, 2]
+    assert _kept(values, Filter(2, 0.16)) == [0, 1]
+    assert _kept(values, Filter(8, 0.01)) == [0]  # the best always goes on
+    assert _kept(values[::-1], Filter(3, 0.16)) == [4, 3, 2]  # best first, wherever they are
+    # the strongest level looks deepest, through more filters
+    assert [len(LEVEL_FILTERS[level]) for level in (6, 7)] == [1, 2]
+
+
+def test_the_strongest_level_plays_the_best_of_its_deepest_look() -> None:
+    engine = BackgammonEngine()
+    state = BACKGAMMON.new_state()
+    state.play_line("31, 8/5 6/5, roll, 64, 24/18 13/9, roll, 52")
+    position = state.position
+    ranked = engine.ranked_plays(position, (5, 2))
+    deepest = [play for play, _ in ranked[:3]]
+    assert engine.choose_play(position, (5, 2), 7) == deepest[0]
+    values = dict(ranked[:3])
+    for play in deepest:  # the leaders' figures are their 2-ply equities
+        assert values[play] == pytest.approx(two_throws_ahead(engine, position.apply(play)))
+
+
+def test_a_move_given_little_time_looks_less_far_ahead() -> None:
+    engine = BackgammonEngine()
+    state = BACKGAMMON.new_state()
+    state.play_line("31, 8/5 6/5, roll, 64, 24/18 13/9, roll, 52")
+    rng = random.Random(0)
+    # here the two levels differ: 6 plays 13/11 6/1*, 7 (two throws ahead) 24/22 6/1*
+    assert engine.choose_move(state, 7, rng) != engine.choose_move(state, 6, rng)
+    hurried = engine.choose_move(state, 7, rng, seconds=engine.time_limit(6))
+    assert hurried == engine.choose_move(state, 6, rng)
+
+
+def test_every_level_states_its_measured_strength() -> None:
+    """Each level's words (shown by the help and the web page) carry what
+    benchmarks/backgammon_vs_pubeval.py measured: its points a game against the
+    level below and against GNU Backgammon at 0-ply, the same figures as in the
+    table of docs/benchmarks.md, where the commands are."""
+    strengths = BackgammonEngine.level_strengths
+    assert sorted(strengths) == list(range(1, BackgammonEngine.strongest + 1))
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    section = docs[docs.index("## Backgammon engine") : docs.index("## Checkers engine")]
+    rows = {int(row[0]): row for row in re.findall(r"^\| (\d) \|(.*)\|$", section, re.M)}
+    for level, words in strengths.items():
+        cells = [cell.strip() for cell in rows[level][1].split("|")]
+        against_gnubg = re.search(r"(loses|wins) (\d\.\d\d) points a game to GNU", words)
+        assert against_gnubg is not None, words
+        sign = "-" if against_gnubg.group(1) == "loses" else "+"
+        assert cells[4] == sign + against_gnubg.group(2), level
+        if level == 1:
+            continue
+        step = re.search(rf"beats level {level - 1} by (\d\.\d\d) points a game", words)
+        assert step is not None, words
+        assert cells[1] == "+" + step.group(1), level
 
 
 def test_a_hint_after_the_roll_ranks_that_rolls_plays() -> None:

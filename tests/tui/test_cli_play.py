@@ -145,6 +145,7 @@ def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_play_help_states_each_measured_level(capsys: pytest.CaptureFixture[str]) -> None:
+    from parlour.backgammon.engine import BackgammonEngine
     from parlour.checkers.engine import CheckersEngine
 
     with pytest.raises(SystemExit):
@@ -153,6 +154,8 @@ def test_play_help_states_each_measured_level(capsys: pytest.CaptureFixture[str]
     assert "the levels, as measured" in text
     for level in range(1, CheckersEngine.strongest + 1):
         assert f"checkers {level}: {CheckersEngine.level_strengths[level]}" in text
+    for level in range(1, BackgammonEngine.strongest + 1):
+        assert f"backgammon {level}: {BackgammonEngine.level_strengths[level]}" in text
 
 
 #: White on roll with one checker left, on its 1-point; Black has borne off none.
