@@ -9,6 +9,8 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py sunfish --games 40 --movetime 0.5
     python benchmarks/chess_match.py stockfish --elo 1350 --games 20 --movetime 0.5
     python benchmarks/chess_match.py parlour --peer-root /tmp/chess-old --games 100 --movetime 0.1
+    python benchmarks/chess_match.py parlour --level 2 --peer-level 1 --root /work/main
+    python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -17,6 +19,14 @@ to ``UCI_Elo`` with ``UCI_LimitStrength``. The score is printed with its 95 %
 interval and the Elo difference -400 log10(1/s - 1). The peer ``parlour`` is another
 copy of Parlour (``--peer-root``, e.g. an older commit's ``git worktree``), to measure a
 change to the engine against the engine before it.
+
+Levels: ``--level N`` sets Parlour's ``Level`` UCI option (``--peer-level M`` the
+peer Parlour's). A side with a level and no ``--movetime`` is sent a bare ``go``, so
+it plays as a game against the computer does: the level's own time from ``LEVELS``
+(stopping early when the next iteration would not finish), and for levels 1-3 their
+shallow search and deliberate mistakes. The peer Stockfish or Sunfish then gets
+Parlour's level's time per move. ``--root`` picks the copy of Parlour that plays (its
+working directory), e.g. a checkout with the compiled build, to play at users' speed.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import argparse
 import math
 import os
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -39,6 +50,7 @@ except ImportError:  # pragma: no cover
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from parlour.chess.engine import LEVELS  # noqa: E402
 from parlour.chess.rules import CHESS, Move  # noqa: E402
 
 SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
@@ -70,12 +82,17 @@ OPENINGS = [
 ]
 
 
-def open_engine(kind: str, elo: int | None, root: Path = ROOT) -> chess.engine.SimpleEngine:
+def open_engine(
+    kind: str, elo: int | None, root: Path = ROOT, level: int | None = None
+) -> chess.engine.SimpleEngine:
     if kind == "parlour":
         # python -m runs the copy in the working directory: ``root`` picks which.
-        return chess.engine.SimpleEngine.popen_uci(
+        engine = chess.engine.SimpleEngine.popen_uci(
             [sys.executable, "-m", "parlour", "uci"], cwd=str(root)
         )
+        if level is not None:
+            engine.configure({"Level": level})
+        return engine
     if kind == "sunfish":
         if not (os.path.exists(SUNFISH) or shutil.which(SUNFISH)):
             raise SystemExit(
@@ -97,13 +114,25 @@ def open_engine(kind: str, elo: int | None, root: Path = ROOT) -> chess.engine.S
     raise SystemExit(f"unknown peer {kind!r}")
 
 
+def build_state(root: Path) -> str:
+    """Whether the copy of Parlour at ``root`` runs its compiled build: ``compiled``,
+    ``pure``, ``stale`` (pure, the build older than its sources) or ``pure by choice``."""
+    check = "import parlour.compiled as c; print(c.state())"
+    done = subprocess.run(
+        [sys.executable, "-c", check], cwd=str(root), capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown (no parlour.compiled)"
+
+
 def play_game(
     white: chess.engine.SimpleEngine,
     black: chess.engine.SimpleEngine,
     opening: str,
-    movetime: float,
+    white_limit: chess.engine.Limit,
+    black_limit: chess.engine.Limit,
 ) -> tuple[float, str]:
-    """One game; returns White's points (1, 0.5, 0) and how it ended."""
+    """One game, each side searching within its limit (an empty ``Limit()`` sends a
+    bare ``go``); returns White's points (1, 0.5, 0) and how it ended."""
     board = chess.Board()  # only to hand positions to the engines
     state = CHESS.new_state()  # the referee
     for text in opening.split():
@@ -122,8 +151,9 @@ def play_game(
             return 0.5, claim
         if state.fullmove_number > MAX_MOVES:
             return 0.5, f"{MAX_MOVES}-move cap"
-        mover = white if board.turn == chess.WHITE else black
-        result = mover.play(board, chess.engine.Limit(time=movetime))
+        white_moves = board.turn == chess.WHITE
+        mover, limit = (white, white_limit) if white_moves else (black, black_limit)
+        result = mover.play(board, limit)
         if result.move is None:
             return (0.0 if board.turn == chess.WHITE else 1.0), "no move given"
         text = result.move.uci()
@@ -157,12 +187,34 @@ def summary(points: list[float]) -> str:
     )
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("peer", choices=["sunfish", "stockfish", "parlour"])
     parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (with UCI_LimitStrength)")
     parser.add_argument("--games", type=int, default=2 * len(OPENINGS))
-    parser.add_argument("--movetime", type=float, default=0.5, help="seconds per move, both")
+    parser.add_argument(
+        "--movetime",
+        type=float,
+        help="seconds per move, both sides (default: a level's own time, else 0.5)",
+    )
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=sorted(LEVELS),
+        help="Parlour's level (UCI option Level), played with its own time per move",
+    )
+    parser.add_argument(
+        "--peer-level",
+        type=int,
+        choices=sorted(LEVELS),
+        help="for the peer parlour: its level, played with its own time per move",
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the root of the copy of Parlour to play (default: this one)",
+    )
     parser.add_argument(
         "--peer-root",
         type=Path,
@@ -177,6 +229,27 @@ def main() -> int:
         help="skip this many games of the schedule (to split a match)",
     )
     args = parser.parse_args()
+    if args.peer_level is not None and args.peer != "parlour":
+        parser.error("--peer-level is for the peer parlour")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+
+    def limit(level: int | None) -> chess.engine.Limit:
+        """A side's limit: --movetime; or a bare go for a level (its own time)."""
+        if args.movetime is not None:
+            return chess.engine.Limit(time=args.movetime)
+        if level is not None:
+            return chess.engine.Limit()
+        return chess.engine.Limit(time=LEVELS[args.level][0] if args.level else 0.5)
+
+    ours_limit = limit(args.level)
+    print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)
+    if args.peer == "parlour":
+        print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
+    peer_limit = limit(args.peer_level if args.peer == "parlour" else None)
 
     # (opening, Parlour is White), each opening twice with colours swapped.
     games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]
@@ -187,8 +260,8 @@ def main() -> int:
     start = time.time()
 
     def worker() -> None:
-        ours = open_engine("parlour", None)
-        peer = open_engine(args.peer, args.elo, args.peer_root)
+        ours = open_engine("parlour", None, args.root, args.level)
+        peer = open_engine(args.peer, args.elo, args.peer_root, args.peer_level)
         try:
             while True:
                 with lock:
@@ -199,7 +272,8 @@ def main() -> int:
                 opening_index, parlour_white = games[i]
                 opening = OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
-                white_points, reason = play_game(white, black, opening, args.movetime)
+                limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
+                white_points, reason = play_game(white, black, opening, *limits)
                 ours_points = white_points if parlour_white else 1 - white_points
                 with lock:
                     points[i] = ours_points
@@ -224,7 +298,17 @@ def main() -> int:
     peer_name = args.peer + (f" (UCI_Elo {args.elo})" if args.elo else "")
     if args.peer == "parlour":
         peer_name += f" at {args.peer_root}"
-    print(f"Parlour vs {peer_name}, {args.movetime} s/move: {summary(points)}")
+        if args.peer_level is not None:
+            peer_name += f", level {args.peer_level}"
+
+    def timing(lim: chess.engine.Limit) -> str:
+        return "its level's time" if lim.time is None else f"{lim.time:g} s/move"
+
+    ours_name = f"Parlour at {args.root}" + (f", level {args.level}" if args.level else "")
+    print(
+        f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}): "
+        f"{summary(points)}"
+    )
     return 0
 
 

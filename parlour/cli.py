@@ -573,8 +573,13 @@ class _PlayHelp(argparse.HelpFormatter):
         unmeasured = []
         for name in game_names():
             strengths = level_strengths(name)
-            if not strengths:
+            levels = engine_levels(name)
+            every = set(range(1, levels[0] + 1)) if levels is not None else set()
+            missing = _ranges(every - set(strengths))  # the levels not measured
+            if missing and not strengths:
                 unmeasured.append(name)
+            elif missing:
+                unmeasured.append(f"{name} {missing}")
             for level, words in sorted(strengths.items()):
                 lines += textwrap.wrap(
                     f"{name} {level}: {words}",
@@ -585,6 +590,21 @@ class _PlayHelp(argparse.HelpFormatter):
         if unmeasured:
             lines.append(f"  {', '.join(unmeasured)}: not measured yet")
         return "\n".join(lines) + "\n\n"
+
+
+def _ranges(levels: set[int]) -> str:
+    """Levels as runs: ``5-8, 10``.
+
+    >>> _ranges({5, 6, 7, 8, 10}), _ranges(set())
+    ('5-8, 10', '')
+    """
+    runs: list[list[int]] = []
+    for level in sorted(levels):
+        if runs and level == runs[-1][-1] + 1:
+            runs[-1].append(level)
+        else:
+            runs.append([level])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def build_parser() -> argparse.ArgumentParser:

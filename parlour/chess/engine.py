@@ -43,8 +43,9 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from parlour.chess.board import (
     BISHOP,
@@ -1160,6 +1161,24 @@ class ChessEngine(Engine[Move]):
 
     strongest = 10
     default_level = 5
+    #: Measured by benchmarks/chess_match.py (docs/benchmarks.md, "The levels on
+    #: Stockfish's scale"): level 4 against Stockfish 15.1 held to UCI_Elo 1350 and
+    #: 1600 at 0.4 s a move (40 games each), the levels below it each against the
+    #: one above (40 games), level 5 against level 4 (18 games). Each level below 4
+    #: won (nearly) no game against the one above, so their figures are upper bounds.
+    level_strengths: ClassVar[Mapping[int, str]] = {
+        1: "a beginner: looks one ply ahead and plays any move within about two pawns "
+        "of the best; lost all 40 games to level 2: under 600 on Stockfish's UCI_Elo "
+        "scale",
+        2: "two plies ahead, any move within about a pawn of the best; lost 37 of 40 "
+        "games to level 3: under 1000 on Stockfish's UCI_Elo scale",
+        3: "two plies ahead, any move within half a pawn of the best; lost all 40 games "
+        "to level 4: under 1450 on Stockfish's UCI_Elo scale",
+        4: "the full search for 0.4 s a move: about 1850 on Stockfish's UCI_Elo scale "
+        "(92 % against Stockfish at UCI_Elo 1350, 81 % at 1600, 0.4 s a move)",
+        5: "the full search for 0.9 s a move: about 2050 on Stockfish's UCI_Elo scale "
+        "(75 % against level 4 over 18 games: a rough figure)",
+    }
 
     def __init__(self) -> None:
         self.searcher = Searcher()

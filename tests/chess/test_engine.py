@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import chess
 import pytest
@@ -369,3 +371,20 @@ def test_pawn_structure_terms(fen: str, expected: tuple[int, int]) -> None:
     assert pawn_structure(state.board) == expected
     mirrored = CHESS.state_from_text(chess.Board(fen).mirror().fen())
     assert pawn_structure(mirrored.board) == (-expected[0], -expected[1])
+
+
+def test_each_measured_level_states_its_place_on_stockfishs_scale() -> None:
+    """The words of each measured level (shown by the help and the web page) carry
+    its figure on Stockfish's UCI_Elo scale ("about" it, or "under" it where the
+    level lost every game to the one above), the same as in docs/benchmarks.md's
+    table of the matches it follows from; a stronger level has the higher figure."""
+    strengths = ChessEngine.level_strengths
+    assert strengths and set(strengths) <= set(LEVELS)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    figures = []
+    for level in sorted(strengths):
+        found = re.search(r"((?:about|under) (\d+)) on Stockfish's UCI_Elo scale", strengths[level])
+        assert found is not None, strengths[level]
+        figures.append(int(found.group(2)))
+        assert f"| {level} | {found.group(1)} |" in docs, level
+    assert figures == sorted(figures) and len(set(figures)) == len(figures)

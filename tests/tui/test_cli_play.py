@@ -158,6 +158,18 @@ def test_play_help_states_each_measured_level(capsys: pytest.CaptureFixture[str]
         assert f"backgammon {level}: {BackgammonEngine.level_strengths[level]}" in text
 
 
+def test_play_help_names_the_levels_not_measured(capsys: pytest.CaptureFixture[str]) -> None:
+    from parlour.chess.engine import ChessEngine
+
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for level, words in ChessEngine.level_strengths.items():
+        assert f"chess {level}: {words}" in text
+    measured = max(ChessEngine.level_strengths)  # the chess levels are measured from 1 up
+    assert f"backgammon, chess {measured + 1}-{ChessEngine.strongest}: not measured yet" in text
+
+
 #: White on roll with one checker left, on its 1-point; Black has borne off none.
 GAMMON_IN_ONE = "APD/BwABAAAAAA"
 
