@@ -167,7 +167,8 @@ def test_play_help_names_the_levels_not_measured(capsys: pytest.CaptureFixture[s
     for level, words in ChessEngine.level_strengths.items():
         assert f"chess {level}: {words}" in text
     measured = max(ChessEngine.level_strengths)  # the chess levels are measured from 1 up
-    assert f"backgammon, chess {measured + 1}-{ChessEngine.strongest}: not measured yet" in text
+    assert f"chess {measured + 1}-{ChessEngine.strongest}: not measured yet" in text
+    assert "backgammon 1: " in text and "backgammon, chess" not in text  # all measured
 
 
 #: White on roll with one checker left, on its 1-point; Black has borne off none.
