@@ -43,25 +43,25 @@ class Timed:
         #: The noise of the beginner levels, seeded so that a run can be repeated.
         self.rng = random.Random(seed)
         self.times: list[float] = []
-        #: The position and dice of the slowest move, to time it again alone.
-        self.slowest: tuple[Position, tuple[int, int]] | None = None
+        #: The slowest move's time, position and dice, to time it again alone.
+        self.slowest: tuple[float, Position, tuple[int, int]] | None = None
 
     def __call__(self, position: Position, dice: tuple[int, int]) -> Position:
         started = time.perf_counter()
         play = self.engine.choose_play(position, dice, self.level, self.rng)
         spent = time.perf_counter() - started
-        if not self.times or spent > max(self.times):
-            self.slowest = (position, dice)
+        if self.slowest is None or spent > self.slowest[0]:
+            self.slowest = (spent, position, dice)
         self.times.append(spent)
         return position.apply(play)
 
     def timing(self) -> str:
         times = self.times
         assert self.slowest is not None
-        position, dice = self.slowest
+        worst, position, dice = self.slowest
         return (
             f"level {self.level}: {len(times)} moves, {1000 * sum(times) / len(times):.1f} ms "
-            f"a move on average, the worst {1000 * max(times):.0f} ms "
+            f"a move on average, the worst {1000 * worst:.0f} ms "
             f"(position {position_id(position)}, {dice[0]}{dice[1]} to play)"
         )
 
