@@ -11,6 +11,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py parlour --peer-root /tmp/chess-old --games 100 --movetime 0.1
     python benchmarks/chess_match.py parlour --level 2 --peer-level 1 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
+    python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -57,7 +58,8 @@ SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 MAX_MOVES = 200
 
-#: Varied, sound opening lines (UCI moves), a few moves deep.
+#: Varied, sound opening lines (UCI moves), a few moves deep: 50, so that 100 games
+#: play each once with each colour (the first 20 are those of the earlier matches).
 OPENINGS = [
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
     "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",  # Italian
@@ -79,6 +81,36 @@ OPENINGS = [
     "e2e4 e7e5 f2f4 e5f4 g1f3",  # King's Gambit
     "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4",  # Petroff
     "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6",  # Benoni
+    "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6",  # Scotch
+    "e2e4 e7e5 b1c3 g8f6 f2f4 d7d5",  # Vienna
+    "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1 f6e4",  # Ruy Lopez, Berlin
+    "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8e7",  # Two Knights, quiet
+    "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g7g6",  # Sicilian, accelerated dragon
+    "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 a7a6",  # Sicilian, Kan
+    "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5 d2d4 c5d4",  # Sicilian, Alapin
+    "e2e4 c7c5 g1f3 d7d6 f1b5 c8d7 b5d7 d8d7",  # Sicilian, Moscow
+    "e2e4 e7e6 d2d4 d7d5 b1d2 c7c5 e4d5 e6d5",  # French, Tarrasch
+    "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5 c2c3 b8c6",  # French, advance
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5",  # Caro-Kann, classical
+    "e2e4 g7g6 d2d4 f8g7 b1c3 d7d6 f2f4 g8f6",  # Modern
+    "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6 g1f3 c8g4",  # Alekhine
+    "d2d4 d7d5 g1f3 g8f6 c1f4 e7e6 e2e3 c7c5",  # London
+    "d2d4 g8f6 g1f3 e7e6 c1g5 h7h6 g5f6 d8f6",  # Torre
+    "d2d4 d7d5 c2c4 e7e6 g1f3 g8f6 g2g3 f8e7",  # Catalan
+    "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 c4d5 f6d5",  # Grunfeld
+    "d2d4 g8f6 c2c4 e7e6 g1f3 f8b4 c1d2 d8e7",  # Bogo-Indian
+    "d2d4 g8f6 c2c4 c7c5 d4d5 b7b5 c4b5 a7a6",  # Benko
+    "d2d4 d7d5 c2c4 c7c6 b1c3 g8f6 e2e3 e7e6",  # Semi-Slav
+    "d2d4 d7d5 c2c4 b8c6 g1f3 c8g4",  # Chigorin
+    "d2d4 e7e6 c2c4 b7b6 e2e4 c8b7",  # English Defence
+    "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7",  # English, symmetrical
+    "c2c4 g8f6 b1c3 e7e6 e2e4 d7d5 e4e5 d5d4",  # English, Mikenas
+    "c2c4 e7e5 g2g3 g8f6 f1g2 d7d5 c4d5 f6d5",  # English, reversed Dragon
+    "g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1g1 e8g8",  # King's Indian Attack set-up
+    "g1f3 c7c5 c2c4 g8f6 b1c3 d7d5 c4d5 f6d5",  # Reti, symmetrical
+    "b2b3 e7e5 c1b2 b8c6 e2e3 d7d5",  # Larsen
+    "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6",  # Bird
+    "e2e4 e7e5 g1f3 d7d6 d2d4 g8f6 b1c3 b8d7",  # Philidor
 ]
 
 
@@ -221,6 +253,12 @@ def parse_args() -> argparse.Namespace:
         default=ROOT,
         help="for the peer parlour: the root of the copy to play (default: this one)",
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        help="Parlour searches this many nodes a move (go nodes), so that the "
+        "machine's load does not decide; the peer keeps --movetime",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--offset",
@@ -245,7 +283,7 @@ def main() -> int:
             return chess.engine.Limit()
         return chess.engine.Limit(time=LEVELS[args.level][0] if args.level else 0.5)
 
-    ours_limit = limit(args.level)
+    ours_limit = chess.engine.Limit(nodes=args.nodes) if args.nodes else limit(args.level)
     print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)
     if args.peer == "parlour":
         print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
@@ -302,6 +340,8 @@ def main() -> int:
             peer_name += f", level {args.peer_level}"
 
     def timing(lim: chess.engine.Limit) -> str:
+        if lim.nodes is not None:
+            return f"{lim.nodes:,} nodes/move"
         return "its level's time" if lim.time is None else f"{lim.time:g} s/move"
 
     ours_name = f"Parlour at {args.root}" + (f", level {args.level}" if args.level else "")

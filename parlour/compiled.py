@@ -37,7 +37,9 @@ MODULES: tuple[str, ...] = (
     "parlour.backgammon.board",
     "parlour.checkers.board",
     "parlour.checkers.engine",
+    "parlour.chess.board",
     "parlour.chess.engine",
+    "parlour.chess.rules",
 )
 
 #: Set to 1 to run the pure-Python modules even where compiled ones are built.

@@ -196,6 +196,14 @@ class Move:
     def sort_key(self) -> tuple[int, int, str]:
         return (self.from_square, self.to_square, self.promotion or "")
 
+    # Written out, not left to the dataclass: compiled by mypyc, a class that defines
+    # an ordering of its own would otherwise compare and hash by identity.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.sort_key() == other.sort_key()
+
+    def __hash__(self) -> int:
+        return hash(self.sort_key())
+
     def __lt__(self, other: Move) -> bool:
         return self.sort_key() < other.sort_key()
 

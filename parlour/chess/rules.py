@@ -19,7 +19,7 @@ Outcome(winner=<Side.FIRST: 0>, reason='checkmate', points=1)
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Self
+from typing import Protocol, Self
 
 from parlour.chess.board import (
     BISHOP,
@@ -47,6 +47,22 @@ from parlour.core.protocol import Game, Outcome, Side, State
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
 
 
+class MoveLike(Protocol):
+    """What :meth:`ChessState.push` takes, as the type checker sees it: a
+    :class:`Move`. Not ``Move`` itself because the compiled build checks a ``Move``
+    argument on entry with a bare TypeError; a protocol is left to :meth:`push`'s own
+    check, which names what is wrong, as in the other games."""
+
+    @property
+    def from_square(self) -> int: ...
+
+    @property
+    def to_square(self) -> int: ...
+
+    @property
+    def promotion(self) -> str | None: ...
+
+
 class ChessState(ChessBoard, State[Move]):
     """A game of chess in progress: the board (:class:`~parlour.chess.board.ChessBoard`)
     with the protocol's moves pushed and popped, each checked, and how the game ends.
@@ -61,12 +77,20 @@ class ChessState(ChessBoard, State[Move]):
         super().__init__()
         self.game = CHESS
 
+    # Written out, not inherited from State: compiled, the board's identity would
+    # come first.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and (self is other or self.key() == other.key())
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
     def legal_moves(self) -> list[Move]:
         if self.is_over():
             return []
         return [public_move(m) for m in self.legal()]
 
-    def push(self, move: Move) -> None:
+    def push(self, move: MoveLike) -> None:
         """Play ``move`` after checking it; IllegalMoveError names the rule broken."""
         if self.is_over():
             raise GameOverError()
