@@ -9,6 +9,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py sunfish --games 40 --movetime 0.5
     python benchmarks/chess_match.py stockfish --elo 1350 --games 20 --movetime 0.5
     python benchmarks/chess_match.py parlour --peer-root /tmp/chess-old --games 100 --movetime 0.1
+    python benchmarks/chess_match.py parlour --peer-root /tmp/chess-old --games 200 --nodes 10000
     python benchmarks/chess_match.py parlour --level 2 --peer-level 1 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
@@ -58,7 +59,7 @@ SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 MAX_MOVES = 200
 
-#: Varied, sound opening lines (UCI moves), a few moves deep: 50, so that 100 games
+#: Varied, sound opening lines (UCI moves), a few moves deep: 100, so that 200 games
 #: play each once with each colour (the first 20 are those of the earlier matches).
 OPENINGS = [
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
@@ -111,6 +112,58 @@ OPENINGS = [
     "b2b3 e7e5 c1b2 b8c6 e2e3 d7d5",  # Larsen
     "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6",  # Bird
     "e2e4 e7e5 g1f3 d7d6 d2d4 g8f6 b1c3 b8d7",  # Philidor
+    # The same fifty lines, each a move further: Stockfish 15.1's second choice (depth 14)
+    # and its answer to it; each within 0.85 pawns of equal by Stockfish (in brackets).
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c4 g8f6",  # (+0 cp)
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6",  # (+4 cp)
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 f2f3 e7e5",  # (+0 cp)
+    "e2e4 c7c5 b1c3 b8c6 g2g3 d7d6 g1f3",  # (+7 cp)
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6 e4e5 f6d7",  # (+42 cp)
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5 h2h4 h7h5",  # (+37 cp)
+    "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 c1e3 a7a6",  # (+83 cp)
+    "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 g1f3 c7c6",  # (+58 cp)
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c4d5 e6d5",  # (+27 cp)
+    "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3 d5c4",  # (+32 cp)
+    "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 b1c3 a7a6",  # (+11 cp)
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6 h2h3 e8g8",  # (+59 cp)
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 e2e3 e8g8",  # (+13 cp)
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6 a2a3 c8b7",  # (+33 cp)
+    "d2d4 f7f5 g2g3 g8f6 f1g2 d7d5 c2c4",  # (+50 cp)
+    "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6 d2d4 e5e4",  # (+5 cp)
+    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6 e1g1 c7c5",  # (+8 cp)
+    "e2e4 e7e5 f2f4 e5f4 g1f3 g8f6 e4e5",  # (-40 cp)
+    "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4 c2c4 f8e7",  # (+36 cp)
+    "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6 g1f3 b7b5",  # (+66 cp)
+    "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6 b1c3 f8b4",  # (-5 cp)
+    "e2e4 e7e5 b1c3 g8f6 f2f4 d7d5 e4d5 f6d5",  # (-59 cp)
+    "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1 f6e4 d2d4 e4d6",  # (+20 cp)
+    "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8e7 b1c3 d7d6",  # (+30 cp)
+    "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g7g6 b1c3 g8f6",  # (+56 cp)
+    "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 a7a6 f1d3 g8e7",  # (+52 cp)
+    "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5 d2d4 c5d4 g1f3 b8c6",  # (+14 cp)
+    "e2e4 c7c5 g1f3 d7d6 f1b5 c8d7 b5d7 d8d7 h2h3 g8f6",  # (+3 cp)
+    "e2e4 e7e6 d2d4 d7d5 b1d2 c7c5 e4d5 e6d5 g1f3 b8c6",  # (+40 cp)
+    "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5 c2c3 b8c6 h2h3 d8b6",  # (+26 cp)
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5 d1f3 e7e6",  # (+12 cp)
+    "e2e4 g7g6 d2d4 f8g7 b1c3 d7d6 f2f4 g8f6 f1d3 b8c6",  # (+40 cp)
+    "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6 g1f3 c8g4 c2c4 d5b6",  # (+72 cp)
+    "d2d4 d7d5 g1f3 g8f6 c1f4 e7e6 e2e3 c7c5 f1e2 d8b6",  # (+12 cp)
+    "d2d4 g8f6 g1f3 e7e6 c1g5 h7h6 g5f6 d8f6 e2e4 d7d6",  # (+23 cp)
+    "d2d4 d7d5 c2c4 e7e6 g1f3 g8f6 g2g3 f8e7 d1c2 e8g8",  # (+8 cp)
+    "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 c4d5 f6d5 g1f3 f8g7",  # (+28 cp)
+    "d2d4 g8f6 c2c4 e7e6 g1f3 f8b4 c1d2 d8e7 e2e3 b4d2",  # (+20 cp)
+    "d2d4 g8f6 c2c4 c7c5 d4d5 b7b5 c4b5 a7a6 b5a6 c8a6",  # (+65 cp)
+    "d2d4 d7d5 c2c4 c7c6 b1c3 g8f6 e2e3 e7e6 d1c2 b8d7",  # (+29 cp)
+    "d2d4 d7d5 c2c4 b8c6 g1f3 c8g4 c4d5 g4f3",  # (+56 cp)
+    "d2d4 e7e6 c2c4 b7b6 e2e4 c8b7 f1d3 b8c6",  # (+77 cp)
+    "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7 g1f3 e7e6",  # (+13 cp)
+    "c2c4 g8f6 b1c3 e7e6 e2e4 d7d5 e4e5 d5d4 g1f3 f6d7",  # (-34 cp)
+    "c2c4 e7e5 g2g3 g8f6 f1g2 d7d5 c4d5 f6d5 b1c3 d5b6",  # (+17 cp)
+    "g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1g1 e8g8 d2d4 c7c6",  # (+20 cp)
+    "g1f3 c7c5 c2c4 g8f6 b1c3 d7d5 c4d5 f6d5 d2d4 d5c3",  # (+37 cp)
+    "b2b3 e7e5 c1b2 b8c6 e2e3 d7d5 g1f3 e5e4",  # (-33 cp)
+    "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6 b2b4 e7e6",  # (-35 cp)
+    "e2e4 e7e5 g1f3 d7d6 d2d4 g8f6 b1c3 b8d7 a2a4 e5d4",  # (+62 cp)
 ]
 
 
@@ -257,7 +310,7 @@ def parse_args() -> argparse.Namespace:
         "--nodes",
         type=int,
         help="Parlour searches this many nodes a move (go nodes), so that the "
-        "machine's load does not decide; the peer keeps --movetime",
+        "machine's load does not decide; a peer Parlour too, another peer keeps --movetime",
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
@@ -288,6 +341,8 @@ def main() -> int:
     if args.peer == "parlour":
         print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
     peer_limit = limit(args.peer_level if args.peer == "parlour" else None)
+    if args.nodes and args.peer == "parlour":
+        peer_limit = ours_limit  # two copies of Parlour: the same nodes each
 
     # (opening, Parlour is White), each opening twice with colours swapped.
     games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]

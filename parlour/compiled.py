@@ -6,7 +6,7 @@ Python's headers are at hand, ``parlour compile`` (run by the README's set-up
 commands) compiles the modules in :data:`MODULES` in place, beside their sources:
 the same code, type-checked, turned into C by mypyc. Measured in
 docs/benchmarks.md: backgammon's legal plays about three times as fast, the
-checkers search about 1.8 times, the chess search about 1.2 times.
+checkers search about 1.8 times, the chess search about 1.5 times.
 
 A compiled module must never run code older than its source. The build records a
 digest of the sources it compiled; when the package is imported and any source has

@@ -11,7 +11,8 @@ changing them by a few table look-ups. That roughly doubles the nodes per second
 The search:
 
 * iterative deepening with principal variation search (null windows after the first
-  move), check extensions, null-move pruning and late-move reductions;
+  move), check extensions, null-move pruning, late-move reductions, and near the
+  leaves reverse futility and futility pruning;
 * a transposition table on the Zobrist hash (depth, score, bound, best move), mate
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
@@ -250,6 +251,9 @@ PIECE_PHASE = [PHASE[code & 7] if code & (WHITE | BLACK) else 0 for code in rang
 #: Rough values for ordering captures (victim first) and for delta pruning.
 ORDER_VALUE = [(0, 100, 320, 330, 500, 950, 2000, 0)[code & 7] for code in range(32)]
 TEMPO = 12
+#: Per ply of depth left: how far the static score must stand beyond the window for
+#: the search to trust it near the leaves (reverse futility and futility pruning).
+FUTILITY_MARGIN = 110
 BISHOP_PAIR = 30
 
 
@@ -786,12 +790,11 @@ class Searcher:
         if known is not None:
             return known
 
-        # Null move: if passing still leaves us above beta, a real move will too.
-        # Not in check, not in pawn endings (zugzwang), not at PV nodes.
-        if beta - alpha == 1 and not in_check and depth >= 3 and phase >= 3:
-            passed = self._null_move_cutoff(depth, beta, ply, mg, eg, phase, pawns)
-            if passed is not None:
-                return passed
+        futile = False
+        if beta - alpha == 1 and not in_check:
+            cutoff, futile = self._before_moves(depth, alpha, beta, ply, mg, eg, phase, pawns)
+            if cutoff is not None:
+                return cutoff
 
         moves = state.generate()
         if not moves:
@@ -810,6 +813,9 @@ class Searcher:
             cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
             quiet = s < 790_000
             state.make(m)
+            if futile and quiet and searched and not state.in_check():
+                state.unmake()
+                continue
             try:
                 if searched == 0:
                     score = -self._search(depth - 1, -beta, -alpha, ply + 1, cmg, ceg, cph, cpk)
@@ -947,6 +953,28 @@ class Searcher:
         else:
             bound = UPPER
         self.table[key] = (depth, stored, bound, best_move)
+
+    def _before_moves(
+        self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
+    ) -> tuple[int | None, bool]:
+        """At a null-window node not in check, before any move is searched: the score
+        to return at once (or None), and whether quiet moves are futile here.
+
+        Near the leaves the static score decides what a shallow search would hardly
+        change: far above beta, the node fails high (reverse futility); far below
+        alpha, quiet moves that give no check are not searched (futility). Not near
+        mate scores. From three plies up, the null move: if passing still leaves
+        the side to move above beta, a real move will too (not in pawn endings, where
+        zugzwang is common)."""
+        futile = False
+        if depth <= 3 and abs(beta) < MATE_BOUND:
+            static = _blend(self.state, mg, eg, phase, pawns)
+            if static - FUTILITY_MARGIN * depth >= beta:
+                return static, False
+            futile = static + FUTILITY_MARGIN * depth <= alpha
+        if depth >= 3 and phase >= 3:
+            return self._null_move_cutoff(depth, beta, ply, mg, eg, phase, pawns), futile
+        return None, futile
 
     def _null_move_cutoff(
         self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int

@@ -28,7 +28,7 @@ STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 DEPTH = 14
 #: The coach's budget a position: about what it searches in its default second on
 #: this machine, counted in nodes so that the machine's load does not change it.
-NODES = 30_000
+NODES = 90_000
 #: Of Stockfish's blunders, the share the coach must call at least a mistake (it
 #: searches 5 to 7 plies where Stockfish searches 14: a trap deeper than that, such
 #: as the Blackburne Shilling gambit's 4. Nxe5, is beyond it). Measured: see
