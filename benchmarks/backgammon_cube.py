@@ -36,6 +36,11 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=7, help="the matches' length")
     parser.add_argument("--plies", type=int, default=2, help="gnubg's plies for its verdicts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--two-throws",
+        action="store_true",
+        help="also Parlour's network two throws deep (about 0.5 s a decision)",
+    )
     args = parser.parse_args()
     folder = in_temporary_folder()
     started = time.perf_counter()
@@ -58,6 +63,8 @@ def main() -> None:
         ("1-ply", "Parlour's network a throw deeper (the engine's cube decisions)"),
         ("gnubg", "Parlour's cube model, gnubg's chances"),
     )
+    if args.two_throws:
+        titles += (("2-ply", "Parlour's network two throws deeper"),)
     for source, title in titles:
         print(f"{title}:")
         for kind, tally in sorted(compare(states, verdicts, chances_from=source).items()):

@@ -374,12 +374,13 @@ class BackgammonEngine(Engine[BackgammonMove]):
         (row,) = self.probabilities([state.position])
         return Chances(*(float(x) for x in row))
 
-    def rolled_chances(self, state: BackgammonState) -> Chances:
-        """The cubeless chances of the side about to roll, one throw deeper than
-        :meth:`chances`: the average, over its 21 throws, of its chances after its
-        best play of each (by the network), as gnubg's 1-ply evaluation of a cube
-        decision looks ahead."""
-        (row,) = self._on_roll([state.position], plies=1)
+    def rolled_chances(self, state: BackgammonState, throws: int = 1) -> Chances:
+        """The cubeless chances of the side about to roll, ``throws`` deeper than
+        :meth:`chances`: at 1 the average, over its 21 throws, of its chances after
+        its best play of each (by the network), as gnubg's 1-ply evaluation of a
+        cube decision looks ahead; at 2 those chances judged a throw deeper again
+        (about ten times the time)."""
+        (row,) = self._on_roll([state.position], plies=throws)
         return Chances(*(float(x) for x in row))
 
     def _values(self, results: Sequence[Position]) -> Array:

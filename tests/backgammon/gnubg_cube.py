@@ -210,8 +210,8 @@ def compare(
     """Parlour's decisions against GNU Backgammon's, by kind ("money double",
     "match take"...), on close decisions (see :attr:`Verdict.close`), with the
     chances ``chances_from`` Parlour's network at "0-ply", one throw deeper
-    ("1-ply", as the engine decides), or "gnubg"'s own (which measures the cube
-    model alone)."""
+    ("1-ply", as the engine decides), two ("2-ply"), or "gnubg"'s own (which
+    measures the cube model alone)."""
     engine = BackgammonEngine()
     tallies: dict[str, Tally] = {}
     for state, verdict in zip(states, verdicts, strict=True):
@@ -221,6 +221,8 @@ def compare(
             chances = verdict.chances
         elif chances_from == "0-ply":
             chances = engine.chances(state)
+        elif chances_from == "2-ply":
+            chances = engine.rolled_chances(state, throws=2)
         else:
             chances = engine.rolled_chances(state)
         ours = engine.cube_decision_from(state, chances)
