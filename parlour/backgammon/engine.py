@@ -343,11 +343,8 @@ class BackgammonEngine(Engine[BackgammonMove]):
                 return [((), self._play_value(state, ()))]
             results = [state.position.apply(play) for play in plays]
             leaders = _kept(self._values(results), ANALYSIS_FILTER)
-            rows = self._after([results[i] for i in leaders], plies=1)
-            return [
-                (plays[i], self.worth(state, Chances(*(float(x) for x in row))))
-                for i, row in zip(leaders, rows, strict=True)
-            ]
+            worths = self._worths_after(state, [results[i] for i in leaders])
+            return [(plays[i], worth) for i, worth in zip(leaders, worths, strict=True)]
         if phase is Phase.CUBE:
             if Action.DOUBLE not in legal or not self._cube_matters(state):
                 return [(Action.ROLL, self.chances(state).equity)]
@@ -372,7 +369,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The cubeless chances of the side whose turn of play it is (the mover),
         as if the dice were still to be thrown."""
         (row,) = self.probabilities([state.position])
-        return Chances(*(float(x) for x in row))
+        return _chances(row)
 
     def rolled_chances(self, state: BackgammonState, throws: int = 1) -> Chances:
         """The cubeless chances of the side about to roll, ``throws`` deeper than
@@ -381,7 +378,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         cube decision looks ahead; at 2 those chances judged a throw deeper again
         (about ten times the time)."""
         (row,) = self._on_roll([state.position], plies=throws)
-        return Chances(*(float(x) for x in row))
+        return _chances(row)
 
     def _values(self, results: Sequence[Position]) -> Array:
         """The mover's equity after each play, which reached ``results``, by the
@@ -393,8 +390,14 @@ class BackgammonEngine(Engine[BackgammonMove]):
         mover's chances at its next turn (the opponent's every throw answered by its
         best play), as cubeful money equity (Janowski's) or, in a match, as match
         winning chances turned into normalised equity; per unit of the cube."""
-        (row,) = self._after([state.position.apply(play)], plies=1)
-        return self.worth(state, Chances(*(float(x) for x in row)))
+        (worth,) = self._worths_after(state, [state.position.apply(play)])
+        return worth
+
+    def _worths_after(self, state: BackgammonState, results: Sequence[Position]) -> list[float]:
+        """What each play that reached ``results`` is worth to the mover of
+        ``state`` (see :meth:`_play_value`), judged together."""
+        rows = self._after(results, plies=1)
+        return [self.worth(state, _chances(row)) for row in rows]
 
     def worth(self, state: BackgammonState, chances: Chances) -> float:
         """``chances`` of the mover of ``state``, on roll, as normalised equity:
@@ -612,6 +615,11 @@ class BackgammonEngine(Engine[BackgammonMove]):
             f"({chances.win_gammon:.0%} gammons) and loses {chances.lose_gammon:.0%} gammons; "
             f"equity {value:+.2f}"
         )
+
+
+def _chances(row: Array) -> Chances:
+    """A row of the network's five probabilities as :class:`Chances`."""
+    return Chances(*(float(x) for x in row))
 
 
 def _kept(values: Array, sieve: Filter) -> list[int]:

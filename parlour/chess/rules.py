@@ -77,13 +77,14 @@ class ChessState(ChessBoard, State[Move]):
         super().__init__()
         self.game = CHESS
 
-    # Written out, not inherited from State: compiled, the board's identity would
-    # come first.
+    # The protocol's, named here: compiled, the board's identity would come first.
+    # Equality is the protocol's test written out, as False where it says
+    # NotImplemented: a compiled ``-> bool`` method may return nothing else.
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and (self is other or self.key() == other.key())
 
     def __hash__(self) -> int:
-        return hash(self.key())
+        return State.__hash__(self)
 
     def legal_moves(self) -> list[Move]:
         if self.is_over():
