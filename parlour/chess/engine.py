@@ -12,7 +12,7 @@ The search:
 
 * iterative deepening with principal variation search (null windows after the first
   move), check extensions, null-move pruning, late-move reductions, and near the
-  leaves reverse futility and futility pruning;
+  leaves reverse futility, futility and late-move pruning;
 * a transposition table on the Zobrist hash (depth, score, bound, best move), mate
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
@@ -254,6 +254,11 @@ TEMPO = 12
 #: Per ply of depth left: how far the static score must stand beyond the window for
 #: the search to trust it near the leaves (reverse futility and futility pruning).
 FUTILITY_MARGIN = 110
+#: Per depth left (1 to 3): after how many moves the rest of the quiet moves at a
+#: null-window node are not searched at all (late-move pruning).
+LATE_MOVE_COUNT = (0, 5, 9, 16)
+#: More moves than any chess position has.
+MAX_MOVES = 256
 BISHOP_PAIR = 30
 
 
@@ -790,9 +795,10 @@ class Searcher:
         if known is not None:
             return known
 
-        futile = False
+        # After this many moves, quiet moves giving no check are not searched.
+        quiet_limit = MAX_MOVES
         if beta - alpha == 1 and not in_check:
-            cutoff, futile = self._before_moves(depth, alpha, beta, ply, mg, eg, phase, pawns)
+            cutoff, quiet_limit = self._before_moves(depth, alpha, beta, ply, mg, eg, phase, pawns)
             if cutoff is not None:
                 return cutoff
 
@@ -813,7 +819,7 @@ class Searcher:
             cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
             quiet = s < 790_000
             state.make(m)
-            if futile and quiet and searched and not state.in_check():
+            if quiet and searched >= quiet_limit and not state.in_check():
                 state.unmake()
                 continue
             try:
@@ -956,25 +962,30 @@ class Searcher:
 
     def _before_moves(
         self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
-    ) -> tuple[int | None, bool]:
+    ) -> tuple[int | None, int]:
         """At a null-window node not in check, before any move is searched: the score
-        to return at once (or None), and whether quiet moves are futile here.
+        to return at once (or None), and after how many moves the quiet moves that
+        give no check are no longer searched.
 
         Near the leaves the static score decides what a shallow search would hardly
         change: far above beta, the node fails high (reverse futility); far below
-        alpha, quiet moves that give no check are not searched (futility). Not near
-        mate scores. From three plies up, the null move: if passing still leaves
-        the side to move above beta, a real move will too (not in pawn endings, where
-        zugzwang is common)."""
-        futile = False
+        alpha, quiet moves after the first are not searched (futility); otherwise
+        quiet moves late in the order are seldom best, and are left out after a
+        few (late-move pruning). Not near mate scores. From three plies up, the
+        null move: if passing still leaves the side to move above beta, a real
+        move will too (not in pawn endings, where zugzwang is common)."""
+        quiet_limit = MAX_MOVES
         if depth <= 3 and abs(beta) < MATE_BOUND:
             static = _blend(self.state, mg, eg, phase, pawns)
             if static - FUTILITY_MARGIN * depth >= beta:
-                return static, False
-            futile = static + FUTILITY_MARGIN * depth <= alpha
+                return static, quiet_limit
+            if static + FUTILITY_MARGIN * depth <= alpha:
+                quiet_limit = 1
+            else:
+                quiet_limit = LATE_MOVE_COUNT[depth]
         if depth >= 3 and phase >= 3:
-            return self._null_move_cutoff(depth, beta, ply, mg, eg, phase, pawns), futile
-        return None, futile
+            return self._null_move_cutoff(depth, beta, ply, mg, eg, phase, pawns), quiet_limit
+        return None, quiet_limit
 
     def _null_move_cutoff(
         self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int, pawns: int
