@@ -312,6 +312,12 @@ def parse_args() -> argparse.Namespace:
         help="Parlour searches this many nodes a move (go nodes), so that the "
         "machine's load does not decide; a peer Parlour too, another peer keeps --movetime",
     )
+    parser.add_argument(
+        "--peer-nodes",
+        type=int,
+        help="for the peer parlour with --nodes: its own node count instead (to give "
+        "two copies of unequal speed the same time in nodes)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--offset",
@@ -322,6 +328,8 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if args.peer_level is not None and args.peer != "parlour":
         parser.error("--peer-level is for the peer parlour")
+    if args.peer_nodes is not None and not (args.nodes and args.peer == "parlour"):
+        parser.error("--peer-nodes is for the peer parlour, with --nodes")
     return args
 
 
@@ -342,7 +350,8 @@ def main() -> int:
         print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
     peer_limit = limit(args.peer_level if args.peer == "parlour" else None)
     if args.nodes and args.peer == "parlour":
-        peer_limit = ours_limit  # two copies of Parlour: the same nodes each
+        # Two copies of Parlour: the same nodes each, unless told otherwise.
+        peer_limit = chess.engine.Limit(nodes=args.peer_nodes) if args.peer_nodes else ours_limit
 
     # (opening, Parlour is White), each opening twice with colours swapped.
     games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]
