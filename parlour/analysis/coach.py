@@ -426,7 +426,9 @@ def _judge(
     A move the analysis did not list is scored by a search of ``before`` limited
     to it, to the same depth as the best move's (the score of the position after
     it, searched a ply less deep, would be off by the engine's swing from one
-    depth to the next: odd and even plies favour different sides)."""
+    depth to the next: odd and even plies favour different sides). Where the
+    players' scale is winning chances (a searching engine's), a mistake or
+    blunder is confirmed by searching again (``_confirmed``)."""
     engine = analyst.engine
     mover = found.side
     best = found.lines[0]
@@ -449,6 +451,8 @@ def _judge(
         return None  # no choice about the cube: not a decision
     is_best = line is best
     loss = 0.0 if is_best or forced else max(0.0, _judged(engine, best.score) - played)
+    if engine.judged_by == "chances" and loss >= MISTAKE_DROP:
+        loss, best = _confirmed(analyst, before, move, best, loss)
     if kind != "move" and loss == 0 and not _close(engine, found):
         return None  # a cube decision nobody would get wrong, as gnubg leaves it out
     if engine.judged_by == "chances":
@@ -469,6 +473,31 @@ def _judge(
         forced,
         luck,
     )
+
+
+#: A drop in winning chances the coach calls a mistake or worse (``judge_win_drop``).
+MISTAKE_DROP = 0.2
+
+
+def _confirmed(
+    analyst: _Analyst, before: State[Any], move: Any, best: Line[Any], loss: float
+) -> tuple[float, Line[Any]]:
+    """A mistake checked before it is reported: the move played and the best are
+    searched again, each alone with the whole budget (a search over every move
+    gives each less, and one that just misses a deep resource in the move played
+    would call it a mistake). The loss reported is the smaller of the two
+    verdicts; where the second finds the move played as good as the best, it is
+    the best."""
+    engine = analyst.engine
+    played_alone = analyst.analyse(before, move)
+    best_alone = analyst.analyse(before, best.move)
+    if not (played_alone and played_alone.lines and best_alone and best_alone.lines):
+        return loss, best
+    played_line, best_line = played_alone.lines[0], best_alone.lines[0]
+    again = _judged(engine, best_line.score) - _judged(engine, played_line.score)
+    if again <= 0:
+        return 0.0, played_line
+    return min(loss, again), best
 
 
 def _close(engine: Engine[Any], found: Analysis[Any]) -> bool:
