@@ -13,6 +13,8 @@ import pytest
 
 from parlour.analysis.coach import (
     MoveReview,
+    _Analyst,
+    _confirmed,
     analyse_game,
     analyse_position,
     opening_of,
@@ -21,7 +23,7 @@ from parlour.backgammon.board import Position
 from parlour.backgammon.notation import position_id
 from parlour.core.judgement import Judgement
 from parlour.core.protocol import CHANCE, Side
-from parlour.core.registry import get_game
+from parlour.core.registry import get_engine, get_game
 
 SCHOLARS_MATE = "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
 #: Black's 10-15 leaves the man on 10 to 17x10, with no recapture (checked below).
@@ -186,3 +188,20 @@ def test_a_hopeless_take_is_a_very_bad_cube_decision() -> None:
     take = kinds["take"]
     assert take.side is Side.SECOND and take.best == "drop"
     assert take.judgement is Judgement.VERY_BAD and take.loss == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_mistake_is_confirmed_by_searching_the_two_moves_alone() -> None:
+    """Reti - Tartakower, Vienna 1910, after 6... Qa5+: 7. Bd2 gives a pawn for a
+    trap that mates if Black also takes the knight; 7. Qc3 loses the queen's
+    exchange for nothing. Told that Qc3 was best and Bd2 a blunder, the second
+    look, each move searched alone, finds Bd2 the better: no loss, and it is the
+    best."""
+    state = get_game("chess").new_state()
+    state.play_line("e4 c6 d4 d5 Nc3 dxe4 Nxe4 Nf6 Qd3 e5 dxe5 Qa5+")
+    engine = get_engine(state.game)
+    analyst = _Analyst(engine, 1.0, 60_000, threading.Event())
+    queen = analyst.analyse(state, state.parse_move("Qc3"))
+    assert queen is not None and queen.lines
+    loss, best = _confirmed(analyst, state, state.parse_move("Bd2"), queen.lines[0], 0.4)
+    assert loss == 0.0
+    assert best.move_text == "Bd2"
