@@ -451,12 +451,13 @@ def _judge(
         return None  # no choice about the cube: not a decision
     is_best = line is best
     loss = 0.0 if is_best or forced else max(0.0, _judged(engine, best.score) - played)
-    if engine.judged_by == "chances" and loss >= MISTAKE_DROP:
-        loss, best = _confirmed(analyst, before, move, best, loss)
     if kind != "move" and loss == 0 and not _close(engine, found):
         return None  # a cube decision nobody would get wrong, as gnubg leaves it out
     if engine.judged_by == "chances":
         judgement = judge_win_drop(loss)
+        if judgement is not None and judgement.severity >= Judgement.MISTAKE.severity:
+            loss, best = _confirmed(analyst, before, move, best, loss)
+            judgement = judge_win_drop(loss)
     else:
         judgement = judge_equity_loss(loss)
     return MoveReview(
@@ -473,10 +474,6 @@ def _judge(
         forced,
         luck,
     )
-
-
-#: A drop in winning chances the coach calls a mistake or worse (``judge_win_drop``).
-MISTAKE_DROP = 0.2
 
 
 def _confirmed(

@@ -192,8 +192,8 @@ def test_a_hopeless_take_is_a_very_bad_cube_decision() -> None:
 
 def test_a_mistake_is_confirmed_by_searching_the_two_moves_alone() -> None:
     """Reti - Tartakower, Vienna 1910, after 6... Qa5+: 7. Bd2 gives a pawn for a
-    trap that mates if Black also takes the knight; 7. Qc3 loses the queen's
-    exchange for nothing. Told that Qc3 was best and Bd2 a blunder, the second
+    trap that mates if Black also takes the knight; 7. Qc3 Qxc3+ 8. bxc3 Nxe4 loses
+    the knight. Told that Qc3 was best and Bd2 a blunder, the second
     look, each move searched alone, finds Bd2 the better: no loss, and it is the
     best."""
     state = get_game("chess").new_state()
