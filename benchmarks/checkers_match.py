@@ -204,12 +204,14 @@ class ExternalPeer:
     move. The move is the legal move of ours that leads there: a position no legal
     move reaches stops the match with an error."""
 
-    def __init__(self, command: str, seconds: float) -> None:
+    def __init__(self, command: str, limit: str) -> None:
+        """Start the peer: ``limit`` (its last argument) is the seconds a move, or
+        ``nodes=N`` for a peer that searches a fixed number of nodes."""
         import shlex
         import subprocess
 
         self.process = subprocess.Popen(
-            [*shlex.split(command), str(seconds)],
+            [*shlex.split(command), limit],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -266,11 +268,20 @@ class GameResult:
 
 
 def play_game(
-    ballot: str, parlour_black: bool, seconds: float, external: str | None = None
+    ballot: str,
+    parlour_black: bool,
+    seconds: float,
+    external: str | None = None,
+    nodes: int | None = None,
 ) -> GameResult:
+    """One game; with ``nodes``, Parlour searches that many nodes a move instead of
+    ``seconds`` (and an external peer is told ``nodes=N`` instead of the time)."""
     state = ballot_state(ballot)
     peer: Peer | ExternalPeer
-    peer = Peer(seconds) if external is None else ExternalPeer(external, seconds)
+    if external is None:
+        peer = Peer(seconds)
+    else:
+        peer = ExternalPeer(external, f"nodes={nodes}" if nodes else str(seconds))
     for move in state.move_stack:
         peer.push(move)
     engine = CheckersEngine()
@@ -294,7 +305,10 @@ def play_game(
         if ours:
             known = engine.book.move(state)  # the opening book, as the engine plays
             if known is None:
-                result = engine.search(state, seconds=seconds)
+                if nodes:
+                    result = engine.search(state, nodes=nodes)
+                else:
+                    result = engine.search(state, seconds=seconds)
                 assert result.best_move is not None
                 known = engine.to_move(state, result.best_move)
             move = known
@@ -381,6 +395,12 @@ def main() -> int:
         help="play this program instead of py-draughts (the line protocol of ExternalPeer; "
         "the time per move is passed as its last argument)",
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        help="Parlour searches this many nodes a move instead of --seconds, and the "
+        "external peer is passed nodes=N (benchmarks/checkers_peer.py understands it)",
+    )
     args = parser.parse_args()
 
     ballots = [*BALLOTS, *balanced_starts()][: args.ballots]
@@ -388,14 +408,15 @@ def main() -> int:
         ballot_state(ballot)  # every ballot must be legal: raises if not
     games = [(ballot, black) for ballot in ballots for black in (True, False)]
     peer = args.external or "py-draughts SimpleEngine"
+    limit = f"{args.nodes} nodes" if args.nodes else f"{args.seconds} s"
     print(
-        f"Parlour vs {peer}, {args.seconds} s per move each, "
+        f"Parlour vs {peer}, {limit} per move each, "
         f"{len(games)} games from {len(ballots)} ballots, colours swapped"
     )
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
-            pool.submit(play_game, ballot, black, args.seconds, args.external)
+            pool.submit(play_game, ballot, black, args.seconds, args.external, args.nodes)
             for ballot, black in games
         ]
         for future in futures:

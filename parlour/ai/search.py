@@ -18,6 +18,14 @@ Alpha-beta here is the textbook one made practical:
   and best move;
 * move ordering: the table's move first, then the engine's own order (captures
   first, say), with killer moves and the history heuristic for quiet moves;
+* principal variation search: after the first move, each move is first asked only
+  whether it beats the best so far (a null window, cheap to refute) and searched
+  in full only if it does;
+* late-move reductions (where asked for): at a node without a forced capture,
+  moves late in the order that leave the opponent no forced capture either are
+  searched a ply shallower first, and again at full depth if they look better;
+* a stopped iteration still counts where it found a better first move than the
+  last completed one;
 * quiescence search over "noisy" moves (captures), so a leaf is never judged in the
   middle of an exchange; where the mover must play a noisy move (a compulsory
   capture) it may not "stand pat" on the static score;
@@ -54,6 +62,14 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 #: How often (in nodes) the clock and the stop flag are looked at.
 CHECK_EVERY = 1024
+
+#: Late-move reductions: from this many moves into a node, and at this depth or more.
+REDUCE_AFTER = 3
+REDUCE_FROM_DEPTH = 3
+
+#: A new iteration is begun only while less than this share of the time is spent
+#: (each costs a few times the last; an unfinished one is used as far as it went).
+NEXT_ITERATION_SHARE = 0.5
 
 
 class Searchable(Protocol[M]):
@@ -152,6 +168,7 @@ class AlphaBeta(Generic[M]):
         node_limit: int | None = None,
         table_size: int = 1 << 20,
         quiescence: bool = True,
+        late_move_reductions: bool = False,
         stop: Event | None = None,
         on_iteration: Callable[[SearchResult[M]], None] | None = None,
     ) -> None:
@@ -160,6 +177,9 @@ class AlphaBeta(Generic[M]):
         self.node_limit = node_limit
         self.table_size = table_size
         self.quiescence = quiescence
+        #: Whether late quiet moves are searched a ply shallower first (this makes
+        #: the score an estimate, no longer exactly the minimax value at the depth).
+        self.late_move_reductions = late_move_reductions
         self.stop = stop or Event()
         self.on_iteration = on_iteration
         self.table: dict[Hashable, _Entry[M]] = {}
@@ -167,6 +187,9 @@ class AlphaBeta(Generic[M]):
         self._killers: list[list[M]] = []
         self._nodes = 0
         self._deadline = float("inf")
+        #: The best first move of the iteration under way and its score, once one
+        #: is known for certain (the first searched, or a later one beating it).
+        self._root_best: tuple[M, int] | None = None
 
     def clear(self) -> None:
         self.table.clear()
@@ -193,9 +216,11 @@ class AlphaBeta(Generic[M]):
             return result
         result.best_move = moves[0]
         for depth in range(1, self.max_depth + 1):
+            self._root_best = None
             try:
                 score = self._negamax(position, depth, -INFINITY, INFINITY, 0, depth > 1)
             except SearchStopped:
+                self._use_unfinished(result)
                 break
             result = SearchResult(
                 self._best_at_root(position, moves[0]),
@@ -215,6 +240,18 @@ class AlphaBeta(Generic[M]):
         result.seconds = time.perf_counter() - started
         return result
 
+    def _use_unfinished(self, result: SearchResult[M]) -> None:
+        """Where the stopped iteration found another first move better than the last
+        iteration's choice (searched in full, so at least as good at the deeper
+        depth), play it."""
+        if self._root_best is None:
+            return
+        move, score = self._root_best
+        if move != result.best_move:
+            result.best_move = move
+            result.score = score
+            result.principal_variation = [move]
+
     def _out_of_time(self, started: float) -> bool:
         """Between iterations: stop when the next iteration would likely not finish
         (each costs several times the last)."""
@@ -225,7 +262,7 @@ class AlphaBeta(Generic[M]):
         if self.time_limit is None:
             return False
         spent = time.perf_counter() - started
-        return spent > self.time_limit * 0.5
+        return spent > self.time_limit * NEXT_ITERATION_SHARE
 
     def _best_at_root(self, position: Searchable[M], fallback: M) -> M:
         entry = self.table.get(position.hash_key())
@@ -296,16 +333,31 @@ class AlphaBeta(Generic[M]):
 
         best_score = -INFINITY
         best_move: M | None = None
-        for move in self._ordered(position.moves(), table_move, ply):
+        # Reductions only where nothing is forced: a capture here, or one for the
+        # opponent after the move, is a tactic a shallower search would miss.
+        reduce = (
+            self.late_move_reductions and depth >= REDUCE_FROM_DEPTH and not position.noisy_moves()
+        )
+        for searched, move in enumerate(self._ordered(position.moves(), table_move, ply)):
             position.make(move)
             try:
-                score = -self._negamax(position, depth - 1, -beta, -alpha, ply + 1, may_stop)
+                if searched == 0:
+                    score = -self._negamax(position, depth - 1, -beta, -alpha, ply + 1, may_stop)
+                else:
+                    reduction = (
+                        1 if reduce and searched >= REDUCE_AFTER and position.may_stand_pat() else 0
+                    )
+                    score = self._later_move(
+                        position, depth - 1, reduction, alpha, beta, ply, may_stop
+                    )
             finally:
                 position.unmake()
             if score > best_score:
                 best_score, best_move = score, move
                 if score > alpha:
                     alpha = score
+                    if ply == 0:
+                        self._root_best = (move, score)
                     if alpha >= beta:
                         self._reward(move, depth, ply)
                         break
@@ -315,6 +367,27 @@ class AlphaBeta(Generic[M]):
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = _Entry(depth, _to_table(best_score, ply), bound, best_move)
         return best_score
+
+    def _later_move(
+        self,
+        position: Searchable[M],
+        depth: int,
+        reduction: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        may_stop: bool,
+    ) -> int:
+        """A move after the first, already made, from its parent's side: does it beat
+        alpha? A null window answers that cheaply (``reduction`` plies shallower
+        first); only a move that does is searched with the full window."""
+        search = self._negamax
+        score = -search(position, depth - reduction, -alpha - 1, -alpha, ply + 1, may_stop)
+        if score > alpha and reduction:
+            score = -search(position, depth, -alpha - 1, -alpha, ply + 1, may_stop)
+        if alpha < score < beta:
+            score = -search(position, depth, -beta, -alpha, ply + 1, may_stop)
+        return score
 
     def _quiesce(
         self, position: Searchable[M], alpha: int, beta: int, ply: int, may_stop: bool

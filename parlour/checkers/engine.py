@@ -567,6 +567,9 @@ class Level:
     book: bool = True
 
 
+#: The depth of a search that time or nodes end: in effect, no limit.
+FULL_DEPTH = 64
+
 LEVELS: dict[int, Level] = {
     1: Level(depth=2, seconds=0.1, margin=120, slip=0.3, book=False),
     2: Level(depth=2, seconds=0.1, margin=70, slip=0.15, book=False),
@@ -574,10 +577,10 @@ LEVELS: dict[int, Level] = {
     4: Level(depth=4, seconds=0.2, book=False),
     5: Level(depth=6, seconds=0.3),
     6: Level(depth=8, seconds=0.3),
-    7: Level(depth=64, seconds=0.3),
-    8: Level(depth=64, seconds=1.0),
-    9: Level(depth=64, seconds=2.0),
-    10: Level(depth=64, seconds=4.0),
+    7: Level(depth=FULL_DEPTH, seconds=0.3),
+    8: Level(depth=FULL_DEPTH, seconds=1.0),
+    9: Level(depth=FULL_DEPTH, seconds=2.0),
+    10: Level(depth=FULL_DEPTH, seconds=4.0),
 }
 
 HINT_SECONDS = 1.0
@@ -647,14 +650,18 @@ class CheckersEngine(Engine[Move]):
         self,
         state: CheckersState,
         seconds: float | None = None,
-        depth: int = 64,
+        depth: int = FULL_DEPTH,
         nodes: int | None = None,
     ) -> SearchResult[Step]:
         """Search ``state`` to ``depth`` plies or until ``seconds`` or ``nodes`` run
         out; the result's moves are the search's own ``(start bit, end bit,
-        jumped)`` steps (see :meth:`to_move`)."""
+        jumped)`` steps (see :meth:`to_move`).
+
+        Only a search that time or nodes end reduces late moves: one to a set depth
+        (the lower levels, "eight plies ahead") looks at every move that far."""
         searcher = self.searcher
         searcher.time_limit = seconds
+        searcher.late_move_reductions = depth >= FULL_DEPTH
         if self.endgames is not None and self.endgames.code(state.position, state.turn) is not None:
             depth = 1  # every move leads into the database: one ply sees it all
         searcher.max_depth = depth
@@ -771,11 +778,14 @@ class CheckersEngine(Engine[Move]):
         searcher = self.searcher
         searcher.stop = stop or threading.Event()
         if moves is not None:
-            return self._analyse_moves(state, moves, seconds, nodes, depth or 64, started)
+            return self._analyse_moves(state, moves, seconds, nodes, depth or FULL_DEPTH, started)
         try:
             share = 0.6 if lines > 1 else 1
             result = self.search(
-                state, seconds=None if nodes else seconds * share, depth=depth or 64, nodes=nodes
+                state,
+                seconds=None if nodes else seconds * share,
+                depth=depth or FULL_DEPTH,
+                nodes=nodes,
             )
             assert result.best_move is not None
             found = [self._line(state, result.score, result.principal_variation)]
@@ -808,6 +818,7 @@ class CheckersEngine(Engine[Move]):
             time_limit=None if nodes else seconds,
             node_limit=nodes,
             table_size=1 << 18,
+            late_move_reductions=depth >= FULL_DEPTH,  # as the search of every move
             stop=self.searcher.stop,
         )
         try:

@@ -9,6 +9,7 @@ from threading import Event
 
 import pytest
 
+from parlour.ai import search as search_module
 from parlour.ai.search import MATE, AlphaBeta
 
 # -- a random game tree -------------------------------------------------------
@@ -161,22 +162,31 @@ class TicTacToe:
         return "".join(self.cells)
 
 
-def test_tic_tac_toe_is_a_draw() -> None:
-    result = AlphaBeta[int](max_depth=9, quiescence=False).search(TicTacToe())
+@pytest.mark.parametrize("reductions", [False, True])
+def test_tic_tac_toe_is_a_draw(reductions: bool) -> None:
+    result = AlphaBeta[int](max_depth=9, quiescence=False, late_move_reductions=reductions).search(
+        TicTacToe()
+    )
     assert result.score == 0 and result.depth == 9
 
 
-def test_takes_the_win_and_prefers_the_quickest_mate() -> None:
+@pytest.mark.parametrize("reductions", [False, True])
+def test_takes_the_win_and_prefers_the_quickest_mate(reductions: bool) -> None:
     # X to move wins at once on 2; slower wins exist too.
     board = TicTacToe("XX.OO....")
-    result = AlphaBeta[int](max_depth=9, quiescence=False).search(board)
+    result = AlphaBeta[int](max_depth=9, quiescence=False, late_move_reductions=reductions).search(
+        board
+    )
     assert result.best_move == 2
     assert result.score == MATE - 1 and result.mate_in == 1
 
 
-def test_blocks_the_threat() -> None:
+@pytest.mark.parametrize("reductions", [False, True])
+def test_blocks_the_threat(reductions: bool) -> None:
     board = TicTacToe("OO.X...X.")  # X to move must block on 2
-    result = AlphaBeta[int](max_depth=9, quiescence=False).search(board)
+    result = AlphaBeta[int](max_depth=9, quiescence=False, late_move_reductions=reductions).search(
+        board
+    )
     assert result.best_move == 2
 
 
@@ -205,6 +215,60 @@ def test_time_limit_is_kept_and_a_move_is_returned() -> None:
     result = engine.search(Endless(1, depth=10**6))
     assert time.perf_counter() - started < 1.5
     assert result.best_move is not None and result.depth >= 2
+
+
+class Refuted:
+    """Three moves at the root. One ply deep, move 0 looks best (+100 against 0 and
+    0); two plies deep it is refuted (-200), move 1 is good (+50) and move 2 bad.
+    The second iteration is stopped as it begins move 2."""
+
+    def __init__(self, stop: Event) -> None:
+        self.stop = stop
+        self.path: list[int] = []
+        self.move_2_made = 0
+
+    def moves(self) -> Sequence[int]:
+        return [0, 1, 2] if len(self.path) < 2 else []
+
+    def noisy_moves(self) -> Sequence[int]:
+        return []
+
+    def may_stand_pat(self) -> bool:
+        return True
+
+    def make(self, move: int) -> None:
+        self.path.append(move)
+        if self.path == [2]:
+            self.move_2_made += 1
+            if self.move_2_made == 2:  # the second iteration reaches move 2
+                self.stop.set()
+
+    def unmake(self) -> None:
+        self.path.pop()
+
+    def evaluate(self) -> int:
+        if len(self.path) == 1:  # the opponent to move, after the root's move
+            return (-100, 0, 0)[self.path[0]]
+        return (-200, 50, -300)[self.path[0]] if self.path else 0
+
+    def terminal_score(self, ply: int) -> int | None:
+        return None
+
+    def hash_key(self) -> Hashable:
+        return tuple(self.path)
+
+
+def test_a_stopped_iteration_keeps_the_better_move_it_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The second iteration found move 1 better than the first's choice, in full,
+    # before it was stopped: that is the move to play, not the refuted one.
+    monkeypatch.setattr(search_module, "CHECK_EVERY", 1)
+    stop = Event()
+    result = AlphaBeta[int](max_depth=2, quiescence=False, stop=stop).search(Refuted(stop))
+    assert stop.is_set(), "the stop did not come in the second iteration"
+    assert result.depth == 1
+    assert (result.best_move, result.score) == (1, 50)
 
 
 def test_stop_flag_ends_the_search() -> None:
