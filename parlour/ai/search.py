@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from threading import Event
 from typing import Generic, Protocol, TypeVar
 
@@ -69,7 +68,7 @@ REDUCE_FROM_DEPTH = 3
 
 #: A new iteration is begun only while less than this share of the time is spent
 #: (each costs a few times the last; an unfinished one is used as far as it went).
-NEXT_ITERATION_SHARE = 0.5
+NEXT_ITERATION_SHARE = 0.65
 
 
 class Searchable(Protocol[M]):
@@ -111,14 +110,28 @@ class Searchable(Protocol[M]):
         ...
 
 
-@dataclass(slots=True)
 class SearchResult(Generic[M]):
-    best_move: M | None
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    principal_variation: list[M] = field(default_factory=list)
+    """What a search found: the best move, its score for the side to move, the
+    depth and nodes searched, the seconds taken, and the expected line."""
+
+    # A plain class: mypyc compiles no generic dataclass.
+    __slots__ = ("best_move", "depth", "nodes", "principal_variation", "score", "seconds")
+
+    def __init__(
+        self,
+        best_move: M | None,
+        score: int,
+        depth: int,
+        nodes: int,
+        seconds: float,
+        principal_variation: list[M] | None = None,
+    ) -> None:
+        self.best_move = best_move
+        self.score = score
+        self.depth = depth
+        self.nodes = nodes
+        self.seconds = seconds
+        self.principal_variation: list[M] = principal_variation or []
 
     @property
     def mate_in(self) -> int | None:
@@ -143,14 +156,6 @@ def mate_in(score: float) -> int | None:
 
 class SearchStopped(Exception):
     """Raised inside the search when time is up or a stop was asked for."""
-
-
-@dataclass(slots=True)
-class _Entry(Generic[M]):
-    depth: int
-    score: int
-    bound: int
-    move: M | None
 
 
 class AlphaBeta(Generic[M]):
@@ -182,7 +187,8 @@ class AlphaBeta(Generic[M]):
         self.late_move_reductions = late_move_reductions
         self.stop = stop or Event()
         self.on_iteration = on_iteration
-        self.table: dict[Hashable, _Entry[M]] = {}
+        #: Position key to (depth, score, bound, best move).
+        self.table: dict[Hashable, tuple[int, int, int, M | None]] = {}
         self._history: dict[M, int] = {}
         self._killers: list[list[M]] = []
         self._nodes = 0
@@ -266,7 +272,7 @@ class AlphaBeta(Generic[M]):
 
     def _best_at_root(self, position: Searchable[M], fallback: M) -> M:
         entry = self.table.get(position.hash_key())
-        return entry.move if entry is not None and entry.move is not None else fallback
+        return entry[3] if entry is not None and entry[3] is not None else fallback
 
     def _principal_variation(self, position: Searchable[M], depth: int) -> list[M]:
         line: list[M] = []
@@ -274,13 +280,14 @@ class AlphaBeta(Generic[M]):
         while len(line) < depth:
             key = position.hash_key()
             entry = self.table.get(key)
-            if entry is None or entry.move is None or key in seen:
+            if entry is None or entry[3] is None or key in seen:
                 break
-            if entry.move not in position.moves():
+            move = entry[3]
+            if move not in position.moves():
                 break
             seen.add(key)
-            line.append(entry.move)
-            position.make(entry.move)
+            line.append(move)
+            position.make(move)
         for _ in line:
             position.unmake()
         return line
@@ -321,14 +328,14 @@ class AlphaBeta(Generic[M]):
         table_move: M | None = None
         original_alpha = alpha
         if entry is not None:
-            table_move = entry.move
-            if entry.depth >= depth and ply > 0:
-                score = _from_table(entry.score, ply)
-                if entry.bound == EXACT:
+            entry_depth, entry_score, bound, table_move = entry
+            if entry_depth >= depth and ply > 0:
+                score = _from_table(entry_score, ply)
+                if bound == EXACT:
                     return score
-                if entry.bound == LOWER and score >= beta:
+                if bound == LOWER and score >= beta:
                     return score
-                if entry.bound == UPPER and score <= alpha:
+                if bound == UPPER and score <= alpha:
                     return score
 
         best_score = -INFINITY
@@ -365,7 +372,7 @@ class AlphaBeta(Generic[M]):
             return position.evaluate()
 
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
-        self.table[key] = _Entry(depth, _to_table(best_score, ply), bound, best_move)
+        self.table[key] = (depth, _to_table(best_score, ply), bound, best_move)
         return best_score
 
     def _later_move(
