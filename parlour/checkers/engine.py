@@ -28,8 +28,10 @@ the rest, mistakes and all.
 
 The first moves come from the opening book (:mod:`parlour.checkers.openings`) from
 level 5 up: searched far deeper ahead of time than play allows. Levels 1 to 6 search
-to a fixed depth (1 to 3 with deliberate mistakes), 7 to 10 for a fixed time; how
-strong each one measured is in :attr:`CheckersEngine.level_strengths`.
+to a fixed depth (1 to 3 with deliberate mistakes), every move that far; 7 to 10 for
+a fixed time, where the search also reduces late quiet moves (searches them a ply
+shallower unless they prove better) and so sees further; how strong each one
+measured is in :attr:`CheckersEngine.level_strengths`.
 
 Captures are compulsory, so where one is available quiescence search must play
 it (it may not "stand pat"), and a position that repeats within the search, or
