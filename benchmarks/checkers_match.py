@@ -387,6 +387,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=0.3, help="time per move, both sides")
     parser.add_argument("--ballots", type=int, default=len(BALLOTS), help="how many ballots")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many ballots")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--pdn", type=Path, help="write the games to this PDN file")
     parser.add_argument(
@@ -403,7 +404,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    ballots = [*BALLOTS, *balanced_starts()][: args.ballots]
+    ballots = [*BALLOTS, *balanced_starts()][args.skip : args.skip + args.ballots]
     for ballot in ballots:
         ballot_state(ballot)  # every ballot must be legal: raises if not
     games = [(ballot, black) for ballot in ballots for black in (True, False)]

@@ -217,45 +217,30 @@ def test_time_limit_is_kept_and_a_move_is_returned() -> None:
     assert result.best_move is not None and result.depth >= 2
 
 
-class Refuted:
+class Refuted(Tree):
     """Three moves at the root. One ply deep, move 0 looks best (+100 against 0 and
     0); two plies deep it is refuted (-200), move 1 is good (+50) and move 2 bad.
     The second iteration is stopped as it begins move 2."""
 
     def __init__(self, stop: Event) -> None:
+        super().__init__(0, depth=2)
         self.stop = stop
-        self.path: list[int] = []
         self.move_2_made = 0
 
-    def moves(self) -> Sequence[int]:
-        return [0, 1, 2] if len(self.path) < 2 else []
-
-    def noisy_moves(self) -> Sequence[int]:
-        return []
-
-    def may_stand_pat(self) -> bool:
-        return True
+    def children_of(self, path: Sequence[int]) -> int:
+        return 3 if len(path) < 2 else 0
 
     def make(self, move: int) -> None:
-        self.path.append(move)
+        super().make(move)
         if self.path == [2]:
             self.move_2_made += 1
             if self.move_2_made == 2:  # the second iteration reaches move 2
                 self.stop.set()
 
-    def unmake(self) -> None:
-        self.path.pop()
-
     def evaluate(self) -> int:
         if len(self.path) == 1:  # the opponent to move, after the root's move
             return (-100, 0, 0)[self.path[0]]
         return (-200, 50, -300)[self.path[0]] if self.path else 0
-
-    def terminal_score(self, ply: int) -> int | None:
-        return None
-
-    def hash_key(self) -> Hashable:
-        return tuple(self.path)
 
 
 def test_a_stopped_iteration_keeps_the_better_move_it_found(
