@@ -23,7 +23,8 @@ Alpha-beta here is the textbook one made practical:
   in full only if it does;
 * late-move reductions (where asked for): at a node without a forced capture,
   moves late in the order that leave the opponent no forced capture either are
-  searched a ply shallower first, and again at full depth if they look better;
+  searched a ply shallower first (two, the latest of them far from the leaves),
+  and again at full depth if they look better;
 * a stopped iteration still counts where it found a better first move than the
   last completed one;
 * quiescence search over "noisy" moves (captures), so a leaf is never judged in the
@@ -62,9 +63,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: How often (in nodes) the clock and the stop flag are looked at.
 CHECK_EVERY = 1024
 
-#: Late-move reductions: from this many moves into a node, and at this depth or more.
+#: Late-move reductions: from this many moves into a node, and at this depth or more,
+#: a ply; two plies from this many moves on where six plies or more are left.
 REDUCE_AFTER = 3
 REDUCE_FROM_DEPTH = 3
+REDUCE_TWO_AFTER = 8
 
 #: A new iteration is begun only while less than this share of the time is spent
 #: (each costs a few times the last; an unfinished one is used as far as it went).
@@ -351,9 +354,9 @@ class AlphaBeta(Generic[M]):
                 if searched == 0:
                     score = -self._negamax(position, depth - 1, -beta, -alpha, ply + 1, may_stop)
                 else:
-                    reduction = (
-                        1 if reduce and searched >= REDUCE_AFTER and position.may_stand_pat() else 0
-                    )
+                    reduction = 0
+                    if reduce and searched >= REDUCE_AFTER and position.may_stand_pat():
+                        reduction = 2 if searched >= REDUCE_TWO_AFTER and depth >= 6 else 1
                     score = self._later_move(
                         position, depth - 1, reduction, alpha, beta, ply, may_stop
                     )
