@@ -623,10 +623,10 @@ class CheckersEngine(Engine[Move]):
         6: "eight plies ahead, and the opening book; 1466 Elo above level 1; "
         "95 % against py-draughts' engine (0.1 s a move)",
         7: "the full search for 0.3 s a move, with the opening book and the "
-        "endgame database; 1629 Elo above level 1",
-        8: "the full search for 1 s a move; 1801 Elo above level 1",
-        9: "the full search for 2 s a move; 1938 Elo above level 1",
-        10: "the strongest: the full search for 4 s a move; 2027 Elo above level 1",
+        "endgame database; 1586 Elo above level 1",
+        8: "the full search for 1 s a move; 1758 Elo above level 1",
+        9: "the full search for 2 s a move; 1895 Elo above level 1",
+        10: "the strongest: the full search for 4 s a move; 1984 Elo above level 1",
     }
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
