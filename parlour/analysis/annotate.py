@@ -67,9 +67,9 @@ def annotated_movetext(state: State[Any], review: GameReview, result: str | None
             words.append("{" + comment.strip() + "}")
             need_number = True
         if mark is not None and mark.judgement is not None and mark.best_line:
-            # the better line, numbered from this position as the game's lines are
+            # the better line, in place of the move played and numbered as it is
             sides: list[Side | None] = [mark.side, mark.side.other] * len(mark.best_line)
-            line = probe.join_line(list(mark.best_line), sides[: len(mark.best_line)])
+            line = probe.join_line(list(mark.best_line), sides[: len(mark.best_line)], number)
             words.append(f"({line})")
             need_number = True
         probe.push_unchecked(move)

@@ -543,9 +543,12 @@ class BackgammonState(State[BackgammonMove]):
                 moves.append(" ".join(part.split()))
         return moves
 
-    def join_line(self, texts: list[str], sides: list[Side | None]) -> str:
+    def join_line(
+        self, texts: list[str], sides: list[Side | None], first_number: int | None = None
+    ) -> str:
         """The moves separated by commas, a throw joined to the play after it as a
-        .mat file writes them (``64: 24/18 13/9``); no move numbers."""
+        .mat file writes them (``64: 24/18 13/9``); no move numbers (``first_number``
+        is not used)."""
         parts: list[str] = []
         for index, text in enumerate(texts):
             if index and sides[index - 1] is None and sides[index] is not None:

@@ -240,15 +240,18 @@ class State(ABC, Generic[Move]):
             probe.push(move)
         return self.join_line(texts, sides)
 
-    def join_line(self, texts: list[str], sides: list[Side | None]) -> str:
+    def join_line(
+        self, texts: list[str], sides: list[Side | None], first_number: int | None = None
+    ) -> str:
         """Moves as text (``sides``: who made each, None for a throw) written as a
         line: numbered by pairs of moves, as a score sheet, starting from
-        :meth:`first_move_number`; or, when a move's text holds a space, unnumbered
-        with commas between the moves."""
+        ``first_number`` (by default :meth:`first_move_number`: where a game's
+        record knows better, as an annotated game does, it says); or, when a move's
+        text holds a space, unnumbered with commas between the moves."""
         if any(" " in text for text in texts):
             return ", ".join(texts)
         words: list[str] = []
-        number = self.first_move_number()
+        number = self.first_move_number() if first_number is None else first_number
         for index, (text, side) in enumerate(zip(texts, sides, strict=True)):
             if side is Side.FIRST:
                 words.append(f"{number}. {text}")

@@ -135,6 +135,9 @@ def test_a_pdn_game_comes_back_annotated_from_stdin() -> None:
     game_line = re.sub(r"\{[^}]*\}|\([^()]*\)", " ", body.replace("\n", " "))
     after = game_line.split("5. 10-15", 1)[1].split()[0]
     assert after in ("$2", "$4"), done.stdout
+    # a better line carries the number of the move it replaces, as a score sheet does
+    judged = re.findall(r"(\d+)\.(?:\.\.)? ?\S+ \$\d+ \{[^}]*\} \((\d+)\.", body.replace("\n", " "))
+    assert judged and all(played == line for played, line in judged), done.stdout
     # the annotated game reads back: the same moves, the same players
     (back,) = get_face("checkers").read_games(done.stdout)
     (original,) = get_face("checkers").read_games(pdn)
