@@ -63,6 +63,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: How often (in nodes) the clock and the stop flag are looked at.
 CHECK_EVERY = 1024
 
+#: The depth of a search that time or nodes end: in effect, no limit.
+FULL_DEPTH = 64
+
 #: Late-move reductions: from this many moves into a node, and at this depth or more,
 #: a ply; two plies from this many moves on where six plies or more are left.
 REDUCE_AFTER = 3
@@ -171,7 +174,7 @@ class AlphaBeta(Generic[M]):
     def __init__(
         self,
         *,
-        max_depth: int = 64,
+        max_depth: int = FULL_DEPTH,
         time_limit: float | None = None,
         node_limit: int | None = None,
         table_size: int = 1 << 20,

@@ -57,7 +57,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Self
 
-from parlour.ai.search import MATE, MATE_BOUND, AlphaBeta, SearchResult, mate_in
+from parlour.ai.search import FULL_DEPTH, MATE, MATE_BOUND, AlphaBeta, SearchResult, mate_in
 from parlour.checkers.board import (
     BIT_SQUARE,
     BLACK,
@@ -568,9 +568,6 @@ class Level:
     #: Whether it plays the opening book's moves.
     book: bool = True
 
-
-#: The depth of a search that time or nodes end: in effect, no limit.
-FULL_DEPTH = 64
 
 LEVELS: dict[int, Level] = {
     1: Level(depth=2, seconds=0.1, margin=120, slip=0.3, book=False),
