@@ -233,7 +233,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _compile(args: argparse.Namespace) -> int:
     if args.status:
-        print(f"the engine modules are {compiled.state()}: {', '.join(compiled.MODULES)}")
+        modules = (*compiled.MODULES, *compiled.NATIVE)
+        print(f"the engine modules are {compiled.state()}: {', '.join(modules)}")
         return 0
     if args.remove:
         compiled.remove()
@@ -829,11 +830,13 @@ def _add_compile(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     """The ``compile`` command (a sub-parser of ``commands``)."""
     compile_ = commands.add_parser(
         "compile",
-        help="compile the engines' hot modules with mypyc (optional; faster play)",
-        description="Compile the engines' move generation and search to C with mypyc, in "
-        "place beside their sources (needs a C compiler, Python's headers, mypy and "
-        "setuptools; about a minute). Parlour runs the pure-Python modules wherever they "
-        "are not built, or are older than their sources, or PARLOUR_PURE=1 is set.",
+        help="compile the engines' hot modules with mypyc, and the checkers search in C "
+        "(optional; faster play)",
+        description="Compile the engines' move generation and search to C with mypyc, and "
+        "the checkers search written in C, in place beside their sources (needs a C "
+        "compiler, Python's headers, mypy and setuptools; a minute or two). Parlour runs "
+        "the pure-Python modules wherever they are not built, or are older than their "
+        "sources, or PARLOUR_PURE=1 is set.",
     )
     compile_.add_argument("--remove", action="store_true", help="delete the compiled modules")
     compile_.add_argument(

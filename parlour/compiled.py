@@ -1,21 +1,26 @@
-"""The engines' hot modules compiled to C by mypyc: an optional build, with the
-pure-Python modules as the fallback.
+"""The engines' hot modules compiled to C by mypyc, and the checkers search written
+in C: an optional build, with the pure-Python modules as the fallback.
 
 Parlour is pure Python and plays without any of this. Where a C compiler and
 Python's headers are at hand, ``parlour compile`` (run by the README's set-up
 commands) compiles the modules in :data:`MODULES` in place, beside their sources:
 the same code, type-checked, turned into C by mypyc. Measured in
 docs/benchmarks.md: backgammon's legal plays about three times as fast, the
-checkers search about 1.8 times, the chess search about 1.5 times.
+chess search about 1.5 times. The same build compiles the extensions of
+:data:`NATIVE`, written in C by hand: the checkers search
+(:mod:`parlour.checkers.native`), which visits the same nodes as the Python one
+and returns the same moves and scores, many times as many nodes a second.
 
 A compiled module must never run code older than its source. The build records a
-digest of the sources it compiled; when the package is imported and any source has
-changed since (or ``PARLOUR_PURE=1`` is set), every compiled module is set aside
-and the pure-Python ones are imported instead -- all of them, since compiled
-modules call each other directly. A changed source says so once on standard error.
+digest of the sources it compiled (the C ones too); when the package is imported
+and any source has changed since (or ``PARLOUR_PURE=1`` is set), every compiled
+module is set aside and the pure-Python ones are imported instead -- all of them,
+since compiled modules call each other directly -- and the C extensions cannot be
+imported at all (their users fall back to Python). A changed source says so once
+on standard error.
 
->>> "parlour.backgammon.board" in MODULES
-True
+>>> "parlour.backgammon.board" in MODULES, "parlour.checkers.native" in NATIVE
+(True, True)
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ MODULES: tuple[str, ...] = (
     "parlour.chess.rules",
 )
 
+#: The extensions written in C (each ``<name>.c`` beside where the module goes),
+#: built with the modules above: the checkers search, the engine's hot path.
+NATIVE: tuple[str, ...] = ("parlour.checkers.native",)
+
 #: Set to 1 to run the pure-Python modules even where compiled ones are built.
 PURE_VARIABLE = "PARLOUR_PURE"
 
@@ -57,9 +66,15 @@ def source_path(module: str) -> Path:
     return _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
 
 
+def c_source_path(module: str) -> Path:
+    """The C source of one of :data:`NATIVE`."""
+    return _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".c")
+
+
 def built_files(module: str) -> list[Path]:
     """The compiled files of ``module`` present (mypyc writes two: the module and
-    the C library it calls, ``<name>__mypyc``)."""
+    the C library it calls, ``<name>__mypyc``; an extension of :data:`NATIVE`
+    one)."""
     source = source_path(module)
     found = []
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
@@ -71,19 +86,23 @@ def built_files(module: str) -> list[Path]:
 
 
 def source_digest() -> str:
-    """A digest of the sources of :data:`MODULES`, as the build records it."""
+    """A digest of the sources of :data:`MODULES` and :data:`NATIVE`, as the build
+    records it."""
     digest = hashlib.sha256()
     for module in MODULES:
         digest.update(module.encode())
         digest.update(source_path(module).read_bytes())
+    for module in NATIVE:
+        digest.update(module.encode())
+        digest.update(c_source_path(module).read_bytes())
     return digest.hexdigest()
 
 
 def state() -> str:
-    """What the package runs: ``"compiled"`` (every module built, from the present
-    sources), ``"pure"`` (nothing built), ``"stale"`` (built from older sources, or
-    only some modules built), or ``"pure by choice"`` (``PARLOUR_PURE=1``)."""
-    built = [bool(built_files(module)) for module in MODULES]
+    """What the package runs: ``"compiled"`` (every module and extension built,
+    from the present sources), ``"pure"`` (nothing built), ``"stale"`` (built from
+    older sources, or only some built), or ``"pure by choice"`` (``PARLOUR_PURE=1``)."""
+    built = [bool(built_files(module)) for module in (*MODULES, *NATIVE)]
     if not any(built):
         return "pure"
     if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
@@ -101,8 +120,9 @@ def is_compiled(module: ModuleType) -> bool:
 
 class _SourceFirst:
     """A finder, first on ``sys.meta_path``, that loads :data:`MODULES` from their
-    sources, so that compiled files beside them are passed over; when they are
-    stale, it says so as the first of them is imported."""
+    sources, so that compiled files beside them are passed over, and refuses the
+    extensions of :data:`NATIVE` (ImportError: their users run Python instead);
+    when they are stale, it says so as the first of them is imported."""
 
     def __init__(self, stale: bool) -> None:
         self.unsaid = stale
@@ -110,7 +130,7 @@ class _SourceFirst:
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if name not in MODULES:
+        if name not in MODULES and name not in NATIVE:
             return None
         if self.unsaid:
             self.unsaid = False
@@ -119,6 +139,8 @@ class _SourceFirst:
                 "running the pure-Python ones (`parlour compile` builds them again)",
                 file=sys.stderr,
             )
+        if name in NATIVE:
+            raise ModuleNotFoundError(f"{name} is set aside: the package runs pure", name=name)
         return importlib.util.spec_from_file_location(name, source_path(name))
 
 
@@ -144,24 +166,29 @@ def hush() -> None:
 #: The build, run in a child process from the directory that holds the package
 #: (mypyc names the modules by their paths from there); its C files and objects go
 #: to a temporary directory (the first argument), the built modules beside their
-#: sources.
+#: sources. The arguments after it: the mypyc sources, "--", then the extensions
+#: as name=path.c.
 _BUILD = """
 import sys
 from mypyc.build import mypycify
-from setuptools import setup
-work, sources = sys.argv[1], sys.argv[2:]
+from setuptools import Extension, setup
+work, rest = sys.argv[1], sys.argv[2:]
+split = rest.index("--")
+sources, native = rest[:split], [item.split("=") for item in rest[split + 1 :]]
+extensions = [Extension(name, [path], extra_compile_args=["-O3"]) for name, path in native]
 setup(
     name="parlour-compiled",
-    ext_modules=mypycify(sources, separate=True, opt_level="3", target_dir=work + "/c"),
+    ext_modules=mypycify(sources, separate=True, opt_level="3", target_dir=work + "/c")
+    + extensions,
     script_args=["build_ext", "--inplace", "--build-temp", work + "/o", "--build-lib", work + "/l"],
 )
 """
 
 
 def build() -> str:
-    """Compile :data:`MODULES` in place (about a minute). Returns a line saying
-    what was built; raises :class:`RuntimeError` with the compiler's last words if
-    the build fails (the pure-Python modules stay in use)."""
+    """Compile :data:`MODULES` and :data:`NATIVE` in place (about a minute).
+    Returns a line saying what was built; raises :class:`RuntimeError` with the
+    compiler's last words if the build fails (the pure-Python modules stay in use)."""
     try:
         import mypyc  # noqa: F401
     except ImportError as error:
@@ -171,27 +198,32 @@ def build() -> str:
     remove()
     root = _PACKAGE.parent
     sources = [str(source_path(module).relative_to(root)) for module in MODULES]
+    native = [f"{module}={c_source_path(module).relative_to(root)}" for module in NATIVE]
     digest = source_digest()
+    everything = (*MODULES, *NATIVE)
     with tempfile.TemporaryDirectory(prefix="parlour-compile-") as work:
         done = subprocess.run(
-            [sys.executable, "-c", _BUILD, work, *sources],
+            [sys.executable, "-c", _BUILD, work, *sources, "--", *native],
             cwd=root,
             capture_output=True,
             text=True,
             check=False,
         )
-    if done.returncode != 0 or not all(built_files(module) for module in MODULES):
+    if done.returncode != 0 or not all(built_files(module) for module in everything):
         remove()
         words = (done.stderr or done.stdout).strip().splitlines()[-15:]
         raise RuntimeError("the build failed:\n" + "\n".join(words))
     STAMP.write_text(digest + "\n")
-    size = sum(path.stat().st_size for module in MODULES for path in built_files(module))
-    return f"compiled {len(MODULES)} modules ({size / 1e6:.1f} MB): {', '.join(MODULES)}"
+    size = sum(path.stat().st_size for module in everything for path in built_files(module))
+    return (
+        f"compiled {len(MODULES)} modules and {len(NATIVE)} in C ({size / 1e6:.1f} MB): "
+        f"{', '.join(everything)}"
+    )
 
 
 def remove() -> None:
     """Delete the compiled files and the build's record: pure Python again."""
-    for module in MODULES:
+    for module in (*MODULES, *NATIVE):
         for path in built_files(module):
             path.unlink()
     STAMP.unlink(missing_ok=True)

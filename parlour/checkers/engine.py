@@ -33,6 +33,13 @@ a fixed time, where the search also reduces late quiet moves (searches them a pl
 shallower unless they prove better) and so sees further; how strong each one
 measured is in :attr:`CheckersEngine.level_strengths`.
 
+Where ``parlour compile`` has built it, the search runs in C
+(:class:`NativeSearch`, over :mod:`parlour.checkers.native`): the same search as
+the shared one over a :class:`SearchBoard`, node for node (the same moves, scores,
+node counts and lines at a set depth), only many times as many nodes a second, so
+a timed level sees several plies further. Elsewhere, or with ``PARLOUR_PURE=1``,
+the Python search plays.
+
 Captures are compulsory, so where one is available quiescence search must play
 it (it may not "stand pat"), and a position that repeats within the search, or
 reaches the 40-move limit, scores as a draw: the side ahead avoids it, the side
@@ -53,7 +60,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Self
 
@@ -79,6 +86,15 @@ from parlour.checkers.rules import CheckersState
 from parlour.core.engine import Analysis, Engine, Hint, Line
 from parlour.core.judgement import logistic_chances
 from parlour.core.protocol import Side, State
+
+try:
+    from parlour.checkers import native
+
+    #: Whether the search written in C (:mod:`parlour.checkers.native`) is built and
+    #: in use (``parlour compile``; never where the package runs pure).
+    NATIVE = True
+except ImportError:  # not built, or set aside by parlour.compiled: the Python search
+    NATIVE = False
 
 #: A move inside the search: start bit, end bit, the mask of the pieces jumped.
 Step = tuple[int, int, int]
@@ -335,6 +351,45 @@ class Evaluation:
                 score -= self._hunt(white_kings, black_men, black_kings)
         return score
 
+    def native_tables(self) -> dict[str, int | tuple[int, ...]]:
+        """The numbers the C search (:mod:`parlour.checkers.native`) evaluates with,
+        flat: each square table as its value on each of the 35 bits of the padded
+        layout (0 on the padding), the runaway cones and values per bit, the king
+        distances bit by bit (35 x 35), the masks and the weights used directly.
+        The C side copies them once, so its scores are these tables' to the point.
+
+        >>> tables = evaluate.native_tables()
+        >>> len(tables["kings"]), len(tables["distance"]), tables["man"]
+        (35, 1225, 100)
+        """
+
+        def per_bit(table: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+            # a chunk's entry for a single bit is that bit's own value
+            return tuple(table[bit // 7][1 << bit % 7] for bit in range(35))
+
+        w = self.weights
+        return {
+            "black_men": per_bit(self.black_men),
+            "white_men": per_bit(self.white_men),
+            "kings": per_bit(self.kings),
+            "refuge": per_bit(self.refuge),
+            "black_runaway": tuple(self.black_runaway.get(bit, 0) for bit in range(35)),
+            "white_runaway": tuple(self.white_runaway.get(bit, 0) for bit in range(35)),
+            "black_cones": tuple(BLACK_CONES.get(bit, 0) for bit in range(35)),
+            "white_cones": tuple(WHITE_CONES.get(bit, 0) for bit in range(35)),
+            "distance": tuple(DISTANCE[a][b] for a in range(35) for b in range(35)),
+            "black_runaway_rows": BLACK_RUNAWAY_ROWS,
+            "white_runaway_rows": WHITE_RUNAWAY_ROWS,
+            "black_guard": BLACK_GUARD,
+            "white_guard": WHITE_GUARD,
+            "man": w.man,
+            "king": w.king,
+            "trade_down": w.trade_down,
+            "guard": w.guard,
+            "mobility": w.mobility,
+            "hunt": w.hunt,
+        }
+
     def _hunt(self, kings: int, their_men: int, their_kings: int) -> int:
         """The endgame, scored for the side ahead: each of its kings is paid for
         being close to the nearest enemy piece, and it is paid for each enemy king
@@ -555,6 +610,97 @@ class _RootOnly(SearchBoard):
         return [step for step in found if step in self.allowed]
 
 
+class NativeSearch:
+    """The search of :class:`~parlour.ai.search.AlphaBeta` over a :class:`SearchBoard`,
+    run by the C extension :mod:`parlour.checkers.native` (where ``parlour compile``
+    built it): the same nodes in the same order, so the same moves, scores, node
+    counts and lines, many times faster.
+
+    It stands in for AlphaBeta: the same settings, set the same way (the engine
+    changes them between searches), and its transposition table is kept from search
+    to search (:meth:`clear` for a new game). It searches boards of its own
+    evaluation and endgame database only: the C side holds their tables.
+    """
+
+    def __init__(
+        self,
+        evaluation: Evaluation,
+        endgames: EndgameDatabase | None,
+        *,
+        max_depth: int = FULL_DEPTH,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        table_size: int = 1 << 20,
+        quiescence: bool = True,
+        late_move_reductions: bool = False,
+        stop: threading.Event | None = None,
+        on_iteration: Callable[[SearchResult[Step]], None] | None = None,
+    ) -> None:
+        self.evaluation = evaluation
+        self.endgames = endgames
+        self.max_depth = max_depth
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.quiescence = quiescence
+        self.late_move_reductions = late_move_reductions
+        self.stop = stop or threading.Event()
+        self.on_iteration = on_iteration
+        self._searcher = native.Searcher(
+            evaluation.native_tables(),
+            table_size,
+            None if endgames is None else endgames.codes,
+            0 if endgames is None else endgames.pieces,
+        )
+
+    @property
+    def table_size(self) -> int:
+        """Positions the table may hold as a search begins before it is cleared."""
+        return self._searcher.table_size
+
+    @table_size.setter
+    def table_size(self, size: int) -> None:
+        self._searcher.table_size = size
+
+    def clear(self) -> None:
+        self._searcher.clear()
+
+    def search(self, position: SearchBoard) -> SearchResult[Step]:
+        """Search ``position`` as :meth:`AlphaBeta.search
+        <parlour.ai.search.AlphaBeta.search>` does: the position with the repetitions
+        it counts, the first moves of a :class:`_RootOnly` board, the limits set."""
+        if position.evaluation is not self.evaluation or position.endgames is not self.endgames:
+            raise ValueError("the board's evaluation and endgame database are not the searcher's")
+        allowed = (
+            position.allowed if isinstance(position, _RootOnly) and not position._stack else None
+        )
+        history = [key for key, count in position._counts.items() for _ in range(count)]
+        on_iteration = self.on_iteration
+        found = self._searcher.search(
+            position.position,
+            position.side,
+            position.quiet,
+            history,
+            max_depth=self.max_depth,
+            time_limit=self.time_limit,
+            node_limit=self.node_limit,
+            quiescence=self.quiescence,
+            late_move_reductions=self.late_move_reductions,
+            stop=self.stop,
+            on_iteration=None if on_iteration is None else lambda told: on_iteration(_result(told)),
+            allowed=allowed,
+        )
+        return _result(found)
+
+
+def _result(found: native.Found) -> SearchResult[Step]:
+    best_move, score, depth, nodes, seconds, line = found
+    return SearchResult(best_move, score, depth, nodes, seconds, line)
+
+
+#: What the engine searches with: the C search where it is built, else AlphaBeta.
+Searcher = AlphaBeta[Step] | NativeSearch
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """How one level plays: a search depth and time, and for the low levels a
@@ -629,16 +775,57 @@ class CheckersEngine(Engine[Move]):
     analysis_seconds = 0.75
 
     def __init__(
-        self, endgames: bool = True, book: bool = True, weights: Weights = WEIGHTS
+        self,
+        endgames: bool = True,
+        book: bool = True,
+        weights: Weights = WEIGHTS,
+        *,
+        native: bool = True,
     ) -> None:
         #: The static evaluation the search uses.
         self.evaluation = evaluate if weights == WEIGHTS else Evaluation(weights)
-        self.searcher: AlphaBeta[Step] = AlphaBeta(table_size=1 << 18)
         #: The solved endings of few pieces (None: searched like the rest; the
         #: beginner levels always search them, mistakes and all).
         self.endgames = shipped_database() if endgames else None
+        #: Whether the searches run in C (:class:`NativeSearch`: the same search,
+        #: faster), as they do where it is built unless ``native`` is False.
+        self.native = native and NATIVE
+        self.searcher = self._searcher(self.endgames, table_size=1 << 18)
         #: The first moves, searched deeply ahead of time (levels 5 and up).
         self.book = shipped_book() if book else OpeningBook({})
+
+    def _searcher(
+        self,
+        endgames: EndgameDatabase | None,
+        *,
+        max_depth: int = FULL_DEPTH,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        table_size: int,
+        late_move_reductions: bool = False,
+        stop: threading.Event | None = None,
+    ) -> Searcher:
+        """A search of boards with this engine's evaluation and ``endgames``: in C
+        where it is built, else the shared AlphaBeta."""
+        if self.native:
+            return NativeSearch(
+                self.evaluation,
+                endgames,
+                max_depth=max_depth,
+                time_limit=time_limit,
+                node_limit=node_limit,
+                table_size=table_size,
+                late_move_reductions=late_move_reductions,
+                stop=stop,
+            )
+        return AlphaBeta(
+            max_depth=max_depth,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            table_size=table_size,
+            late_move_reductions=late_move_reductions,
+            stop=stop,
+        )
 
     def time_limit(self, level: int) -> float:
         return LEVELS[self.check_level(level)].seconds
@@ -713,7 +900,8 @@ class CheckersEngine(Engine[Move]):
         wider set: a careless look at the board)."""
         board = SearchBoard.from_state(state, evaluation=self.evaluation)
         steps = board.moves()
-        searcher: AlphaBeta[Step] = AlphaBeta(
+        searcher = self._searcher(
+            None,
             max_depth=max(plan.depth - 1, 1),
             time_limit=plan.seconds * 0.85 / len(steps),
             table_size=1 << 16,
@@ -812,7 +1000,8 @@ class CheckersEngine(Engine[Move]):
         wanted = {(SQUARE_BIT[m.start], SQUARE_BIT[m.end], _mask(m.captured)) for m in moves}
         board = _RootOnly.from_state(state, self.endgames, self.evaluation)
         board.allowed = wanted
-        searcher: AlphaBeta[Step] = AlphaBeta(
+        searcher = self._searcher(
+            self.endgames,
             max_depth=depth,
             time_limit=None if nodes else seconds,
             node_limit=nodes,
@@ -880,7 +1069,8 @@ class CheckersEngine(Engine[Move]):
         others = [step for step in board.moves() if step != best.best_move]
         if not others:
             return []
-        searcher: AlphaBeta[Step] = AlphaBeta(
+        searcher = self._searcher(
+            self.endgames,
             max_depth=max(best.depth - 1, 1),
             time_limit=None if nodes else max(seconds, 0.05) / len(others),
             node_limit=nodes // 10 if nodes else None,

@@ -39,22 +39,39 @@ def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
 def test_the_set_up_compiled_every_module() -> None:
     # scripts/setup.sh runs `parlour compile`; a machine that cannot compile fails here
     assert compiled.state() == "compiled"
-    for name in compiled.MODULES:
+    for name in (*compiled.MODULES, *compiled.NATIVE):
         assert compiled.is_compiled(importlib.import_module(name)), name
+    from parlour.checkers.engine import NATIVE, CheckersEngine, NativeSearch
+
+    assert NATIVE and isinstance(CheckersEngine().searcher, NativeSearch)
 
 
 WHICH = """
 import importlib
 from parlour import compiled
+from parlour.checkers.engine import NATIVE
 loaded = [importlib.import_module(name) for name in compiled.MODULES]
+for name in compiled.NATIVE:
+    try:
+        importlib.import_module(name)
+        print(name, "imported")
+    except ImportError as error:
+        print(name, "refused:", error)
+print("engine in C:", NATIVE)
 print(compiled.state(), [compiled.is_compiled(module) for module in loaded])
 """
 
 
 def test_pure_python_on_request() -> None:
     done = run_python(WHICH, PURE)
-    assert done.stdout.split(" ", 3)[:3] == ["pure", "by", "choice"]
-    assert done.stdout.strip().endswith(str([False] * len(compiled.MODULES)))
+    *natives, engine, last = done.stdout.strip().splitlines()
+    assert last.split(" ", 3)[:3] == ["pure", "by", "choice"]
+    assert last.endswith(str([False] * len(compiled.MODULES)))
+    # the C extensions cannot even be imported: their users run Python
+    assert natives == [
+        f"{name} refused: {name} is set aside: the package runs pure" for name in compiled.NATIVE
+    ]
+    assert engine == "engine in C: False"
     assert done.stderr == ""
 
 
@@ -71,9 +88,11 @@ assert copy.state() == "stale", copy.state()
 copy.guard()
 import parlour.checkers.board as board
 print(copy.is_compiled(board))
+from parlour.checkers.engine import NATIVE
+print(NATIVE)
 """
     done = run_python(code, dict(os.environ))
-    assert done.stdout.strip() == "False"
+    assert done.stdout.split() == ["False", "False"]
     assert "older than their sources" in done.stderr
     assert done.stderr.count("parlour:") == 1
 
@@ -102,9 +121,12 @@ for text in (
     "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
 ):
-    result = CheckersEngine().search(CHECKERS.state_from_text(text), depth=7)
-    checkers.append([result.nodes, result.score, str(result.best_move)])
+    engine = CheckersEngine()
+    result = engine.search(CHECKERS.state_from_text(text), depth=7)
+    line = [str(step) for step in result.principal_variation]
+    checkers.append([result.nodes, result.score, str(result.best_move), line])
 found["checkers"] = checkers
+found["checkers in C"] = engine.native
 plays = []
 rng = random.Random(7)
 position = Position.start()
@@ -124,6 +146,8 @@ def test_the_compiled_modules_do_what_the_pure_ones_do() -> None:
     built = json.loads(run_python(SEARCHES, dict(os.environ)).stdout)
     pure = json.loads(run_python(SEARCHES, PURE).stdout)
     assert (built.pop("state"), pure.pop("state")) == ("compiled", "pure by choice")
+    # the checkers search in C against the Python one
+    assert (built.pop("checkers in C"), pure.pop("checkers in C")) == (True, False)
     # the same node counts, scores and moves: the same searches
     assert built == pure
     assert sum(len(listed) for listed in pure["backgammon"]) > 2000
