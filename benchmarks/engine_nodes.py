@@ -9,6 +9,12 @@ script there with ``PYTHONPATH`` set to it, in turn with this one).
     python benchmarks/engine_nodes.py            # both engines
     python benchmarks/engine_nodes.py --game chess
     python benchmarks/engine_nodes.py --timed 0.5   # chess: depth and nodes in 0.5 s
+
+Checkers is searched twice where its search in C is built (``parlour compile``):
+by the C search and by the Python one (compiled with the rest, or pure), one after
+the other, ``--repeat`` times. Both must count the same nodes (the C search mirrors
+the Python one node for node); the last line is how many times as many nodes a
+second the C search visits.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from parlour.checkers.engine import CheckersEngine
+from parlour import compiled
+from parlour.checkers.engine import NATIVE, CheckersEngine
 from parlour.checkers.rules import CHECKERS
 from parlour.chess.engine import Searcher
 from parlour.chess.rules import CHESS
@@ -44,13 +51,45 @@ def chess_nodes(depth: int) -> tuple[list[int], float]:
     return counts, time.perf_counter() - started
 
 
-def checkers_nodes(depth: int) -> tuple[list[int], float]:
+def checkers_nodes(depth: int, native: bool = NATIVE) -> tuple[list[int], float]:
+    """Each position searched by a new engine (an empty table), in C or in Python:
+    the nodes, and the seconds of the searches."""
     counts = []
-    started = time.perf_counter()
+    seconds = 0.0
     for fen in CHECKERS_POSITIONS:
-        result = CheckersEngine().search(CHECKERS.state_from_text(fen), depth=depth)
+        engine = CheckersEngine(native=native)
+        state = CHECKERS.state_from_text(fen)
+        started = time.perf_counter()
+        result = engine.search(state, depth=depth)
+        seconds += time.perf_counter() - started
         counts.append(result.nodes)
-    return counts, time.perf_counter() - started
+    return counts, seconds
+
+
+def checkers_both(depth: int, repeat: int) -> None:
+    """The C search against the Python one, alternately, and the ratio of their
+    rates (the best run of each)."""
+    python_build = "compiled" if compiled.state() == "compiled" else "pure"
+    rates: dict[bool, list[float]] = {True: [], False: []}
+    counted: dict[bool, list[int]] = {}
+    for _ in range(repeat):
+        for native in (True, False):
+            counts, seconds = checkers_nodes(depth, native)
+            counted.setdefault(native, counts)
+            assert counts == counted[native]
+            rate = sum(counts) / seconds
+            rates[native].append(rate)
+            name = "in C" if native else f"in Python ({python_build})"
+            listed = ", ".join(f"{n:,}" for n in counts)
+            print(
+                f"checkers  depth {depth}: nodes {listed}; {seconds:.2f} s, "
+                f"{rate:,.0f} nodes/s, {name}"
+            )
+    same = "the same nodes" if counted[True] == counted[False] else "DIFFERENT NODES"
+    print(
+        f"checkers  the search in C: {max(rates[True]) / max(rates[False]):.1f}x the nodes a "
+        f"second of the search in Python ({python_build}; best of {repeat} each), {same}"
+    )
 
 
 def chess_timed(seconds: float) -> None:
@@ -80,6 +119,12 @@ def main() -> None:
     parser.add_argument(
         "--timed", type=float, metavar="SECONDS", help="chess: search each position this long"
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="checkers: runs of each search, the C one and the Python one in turn",
+    )
     args = parser.parse_args()
     if args.timed:
         chess_timed(args.timed)
@@ -88,6 +133,9 @@ def main() -> None:
         if game == "chess":
             counts, seconds = chess_nodes(args.chess_depth)
             depth = args.chess_depth
+        elif NATIVE:
+            checkers_both(args.checkers_depth, args.repeat)
+            continue
         else:
             counts, seconds = checkers_nodes(args.checkers_depth)
             depth = args.checkers_depth

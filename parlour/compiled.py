@@ -9,7 +9,8 @@ docs/benchmarks.md: backgammon's legal plays about three times as fast, the
 chess search about 1.5 times. The same build compiles the extensions of
 :data:`NATIVE`, written in C by hand: the checkers search
 (:mod:`parlour.checkers.native`), which visits the same nodes as the Python one
-and returns the same moves and scores, many times as many nodes a second.
+and returns the same moves and scores, about thirty times as many nodes a second
+as the compiled Python search (29.5 to 40 times at depths 12 and 14).
 
 A compiled module must never run code older than its source. The build records a
 digest of the sources it compiled (the C ones too); when the package is imported
