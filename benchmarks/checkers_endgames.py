@@ -7,7 +7,8 @@ Run from the repository root::
     .venv/bin/python benchmarks/checkers_endgames.py --part conversions
 
 **Play-outs.** Positions drawn at random from the database (the same number won,
-lost and drawn for the side to move, either colour to move, two to four pieces) are
+lost and drawn for the side to move, either colour to move, two to four pieces, or
+five where ``parlour checkers-endgames --pieces 5`` has built that table) are
 played out twice: by Parlour against itself, where the result must be the
 database's exactly; and by Parlour against py-draughts' engine (``SimpleEngine`` at
 depth 8, on its American board with compulsory captures, every move checked by our

@@ -820,10 +820,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compile(commands)
     _add_serve(commands)
 
+    _add_programs(commands)
+    return parser
+
+
+def _add_programs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """A command for each game's own program (``uci``, ``checkers-endgames``), with
+    its options; the program's module is imported only when it runs."""
     for program in programs():
         command = commands.add_parser(program.command, help=program.help, description=program.help)
-        command.set_defaults(run=lambda args, program=program: run_program(program))
-    return parser
+        for option in program.options:
+            command.add_argument(
+                option.flag,
+                type=option.type,
+                default=option.default,
+                choices=option.choices,
+                help=option.help,
+            )
+        command.set_defaults(
+            run=lambda args, program=program: run_program(
+                program,
+                {option.keyword: getattr(args, option.keyword) for option in program.options},
+            )
+        )
 
 
 def _add_compile(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,19 +1,28 @@
-"""The checkers endgame database: every position of up to four pieces, solved.
+"""The checkers endgame database: every position of up to four pieces, or five,
+solved.
 
-For each position with four pieces or fewer on the board and either side to move,
-the database says whether the side to move wins, loses or draws with best play, and
-for a decided position in how many plies the game ends: the winner hurrying, the
-loser holding out. The engine's search reads it instead of searching on, so it
-converts a won ending by the shortest route and never lets one go.
+For each position with four pieces or fewer on the board (five, once built) and
+either side to move, the database says whether the side to move wins, loses or
+draws with best play, and for a decided position in how many plies the game ends:
+the winner hurrying, the loser holding out. The engine's search reads it instead of
+searching on, so it converts a won ending by the shortest route and never lets one
+go.
 
-**How it is built: retrograde analysis.** Every position is numbered (below); the
-moves from each are generated for all positions at once with array operations. A
-side with no move has lost (in 0 plies). Then, round after round: a position with a
-move to a position lost in ``t - 1`` plies is won in ``t``; a position all of whose
-moves lead to positions won by the other side, the last of them settled in round
-``t - 1``, is lost in ``t``. When a round settles nothing, every position left is a
-draw: neither side can force a win from it. Rules of play such as the 40-move rule
-are not part of it -- the values are the game's own.
+**How it is built: retrograde analysis.** Every position is numbered (below) and
+its moves are generated with array operations, for many positions at once. A side
+with no move has lost (in 0 plies). A position with a move to a position lost in
+``n`` plies is won in ``n + 1`` (the quickest such move counts); a position all of
+whose moves lead to positions won by the other side is lost in one ply more than
+the longest of them. Settling positions in increasing order of plies until none is
+left, every position still open is a draw: neither side can force a win from it.
+Rules of play such as the 40-move rule are not part of it -- the values are the
+game's own.
+
+The table is solved a material class at a time (see "solving by material" below),
+so that only one class's moves are in memory at once: the five-piece table's 216
+million positions in 2.5 GB. (The first solver, :func:`solve_at_once`, held every
+move of the table together and settled one ply a round; the two give the same
+codes byte for byte.)
 
 **Positions, seen by the side to move.** The board is turned so that the side to
 move always moves down the board, as Black does: a position with White to move is
@@ -23,12 +32,16 @@ kinds (a man or a king of the side to move, a man or a king of the other side), 
 its number is found by arithmetic rather than looked up: the combinatorial number
 system ranks the set of squares, and the kinds follow, two bits a piece. Slots for
 impossible positions (a man on the row where it would have been crowned, a side
-with no pieces) are kept, unused, so the numbering stays simple: 9,531,136 slots,
-one byte each.
+with no pieces) are kept, unused, so the numbering stays simple: 9,531,136 slots
+up to four pieces, 215,740,160 up to five, one byte each; the table of fewer pieces
+is the start of the bigger one.
 
-Building takes about 20 seconds here; the table ships in the package (2.4 MB
-compressed, ``parlour/checkers/data``), and ``parlour checkers-endgames`` builds it
-again where it is missing.
+The four-piece table is built in about 20 seconds and ships in the package (2.4 MB
+compressed, ``parlour/checkers/data``); ``parlour checkers-endgames`` builds it
+again where it is missing. The five-piece table is too big to ship (80 MB
+compressed): ``parlour checkers-endgames --pieces 5`` builds it into the cache
+(``~/.cache/parlour``; about 9 minutes of one core, 2.7 GB of memory at most), and
+from then on the engine reads it (:func:`shipped_database`).
 
 >>> from parlour.checkers.notation import parse_fen
 >>> db = EndgameDatabase.build(pieces=3)  # up to three pieces: a second or two
@@ -40,7 +53,9 @@ Verdict(result='loss', plies=...)
 from __future__ import annotations
 
 import os
+import sys
 import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
@@ -56,6 +71,8 @@ from parlour.core.protocol import Side
 
 #: The most pieces the shipped database holds.
 PIECES = 4
+#: The most pieces a table is built for (``parlour checkers-endgames --pieces 5``).
+MOST = 5
 #: Bump when the numbering or the file's layout changes.
 VERSION = 1
 
@@ -135,7 +152,7 @@ def _bit_index(single: Masks) -> Array:
 
 #: The four kinds of piece, seen by the side to move.
 MOVER_MAN, MOVER_KING, OTHER_MAN, OTHER_KING = range(4)
-_COMB = np.array([[comb(n, k) for k in range(PIECES + 2)] for n in range(SQUARES + 1)])
+_COMB = np.array([[comb(n, k) for k in range(MOST + 2)] for n in range(SQUARES + 1)])
 
 
 def _offsets(pieces: int) -> list[int]:
@@ -353,8 +370,12 @@ def _moves(
 Codes = npt.NDArray[np.uint8]
 
 
-def solve(pieces: int = PIECES, chunk: int = 1 << 20) -> Codes:
-    """Every position of up to ``pieces`` pieces, solved by retrograde analysis."""
+def solve_at_once(pieces: int = PIECES, chunk: int = 1 << 20) -> Codes:
+    """Every position of up to ``pieces`` pieces, solved by retrograde analysis all
+    at once: every move of every position in memory together, the plies of a
+    position the round that settles it. The first solver, kept as the reference
+    :func:`solve` is tested against (its memory grows with the whole table: four
+    pieces take 1.6 GB)."""
     men, kings, other_men, other_kings, real = _all_positions(pieces)
     size = len(real)
     parents, children = [], []
@@ -401,6 +422,296 @@ def solve(pieces: int = PIECES, chunk: int = 1 << 20) -> Codes:
         raise ValueError("a position takes more than 254 plies: widen the codes")
     decided = (status == won) | (status == lost)
     return np.where(decided, plies + 1, 0)[:size].astype(np.uint8)
+
+
+# -- solving by material -------------------------------------------------------------
+#
+# Five pieces are 216 million slots, and their moves do not fit in memory together.
+# So the table is solved a *unit* at a time: a material class (how many men and
+# kings each side has, the side to move first) together with its mirror (the same
+# pieces, the other side to move), as a quiet move leads from a class into its
+# mirror. A capture leads to fewer pieces and a man crowned to one man fewer: solving
+# the units by pieces, and among as many pieces by men, every move leads into the
+# unit itself or into one solved before it, whose codes are read from the table.
+#
+# Within a unit the plies are settled in increasing order, as in the rounds of
+# :func:`solve_at_once`, but a position's plies come from its children's, whatever
+# they are: a move to a position solved before, lost in 40 plies, makes a win in 41
+# however few plies the unit's own positions have settled so far. So each position
+# starts with what its moves out of the unit say (the quickest win they give; for a
+# position all of whose moves go to won positions, at least the longest of those),
+# and each ply settled within the unit is passed back along its moves to the
+# positions before it.
+
+#: A material class: the men and kings of the side to move, then the other side's.
+Material = tuple[int, int, int, int]
+
+#: A unit's plies are kept in 16 bits: this stands for "not (yet) known".
+_NEVER = np.iinfo(np.int16).max
+
+
+def _mirror(material: Material) -> Material:
+    men, kings, other_men, other_kings = material
+    return other_men, other_kings, men, kings
+
+
+def units(pieces: int = PIECES) -> list[tuple[Material, ...]]:
+    """The material classes of two to ``pieces`` pieces, each with its mirror, in
+    the order they are solved: fewer pieces first, and among as many pieces, fewer
+    men first.
+
+    >>> units(2)
+    [((0, 1, 0, 1),), ((0, 1, 1, 0), (1, 0, 0, 1)), ((1, 0, 1, 0),)]
+    """
+    found: list[tuple[Material, ...]] = []
+    for n in range(2, pieces + 1):
+        classes = [
+            (men, kings, other_men, n - men - kings - other_men)
+            for men, kings, other_men in product(range(n + 1), repeat=3)
+            if men + kings + other_men <= n and men + kings and n - men - kings
+        ]
+        seen: set[Material] = set()
+        for material in sorted(classes, key=lambda m: (m[0] + m[2], m)):
+            if material not in seen:
+                unit = tuple(dict.fromkeys((material, _mirror(material))))
+                seen.update(unit)
+                found.append(unit)
+    return found
+
+
+def describe(unit: tuple[Material, ...]) -> str:
+    """A unit in words.
+
+    >>> describe(((1, 1, 0, 2), (0, 2, 1, 1)))
+    'a man and a king against 2 kings, either side to move'
+    """
+
+    def side(men: int, kings: int) -> str:
+        words = []
+        if men:
+            words.append("a man" if men == 1 else f"{men} men")
+        if kings:
+            words.append("a king" if kings == 1 else f"{kings} kings")
+        return " and ".join(words)
+
+    men, kings, other_men, other_kings = unit[0]
+    words = f"{side(men, kings)} against {side(other_men, other_kings)}"
+    return words + (", either side to move" if len(unit) == 2 else "")
+
+
+@cache
+def _kind_counts(n: int) -> Array:
+    """For each way of giving ``n`` pieces their kinds (two bits a piece, as a
+    slot numbers them), how many of each kind: an array of ``4**n`` rows of four."""
+    kinds = np.arange(4**n)[:, None] >> (2 * np.arange(n)) & 3
+    return np.stack([(kinds == kind).sum(axis=1) for kind in range(4)], axis=1)
+
+
+@cache
+def _square_sets(n: int) -> Masks:
+    """Every set of ``n`` squares as its ``n`` one-bit masks, lowest first, in the
+    order of the set's rank (the combinatorial number system, as :func:`_index`
+    counts)."""
+    squares = np.array(list(combinations(range(SQUARES), n)), dtype=np.int64)
+    rank = sum(_COMB[squares[:, j], j + 1] for j in range(n))
+    ordered = np.empty_like(squares)
+    ordered[rank] = squares
+    sets: Masks = np.uint64(1) << ordered.astype(np.uint64)
+    return sets
+
+
+class _Unit:
+    """The positions of a unit, numbered from 0 within it: each set of squares in
+    the order of its rank, and on each set, each way of putting the unit's pieces
+    on it (its *patterns*: the kinds of a slot, two bits a piece)."""
+
+    def __init__(self, classes: tuple[Material, ...]) -> None:
+        self.classes = classes
+        n = self.pieces = sum(classes[0])
+        counts = _kind_counts(n)
+        wanted = np.zeros(len(counts), dtype=bool)
+        for material in classes:
+            wanted |= (counts == material).all(axis=1)
+        self.patterns = np.flatnonzero(wanted)
+        #: A slot's kinds -> its pattern here, or -1 for pieces of another unit.
+        self.column = np.full(len(counts), -1, dtype=np.int64)
+        self.column[self.patterns] = np.arange(len(self.patterns))
+        self.first = _offsets(n)[n]
+        self.size = comb(SQUARES, n) * len(self.patterns)
+
+    def boards(self, local: Array) -> tuple[Masks, Masks, Masks, Masks, npt.NDArray[np.bool_]]:
+        """The positions numbered ``local`` (as :func:`_all_positions` gives them)."""
+        rank, column = np.divmod(local, len(self.patterns))
+        kinds = self.patterns[column]
+        sets = _square_sets(self.pieces)[rank]
+        boards = [np.zeros(len(local), dtype=np.uint64) for _ in range(4)]
+        for j in range(self.pieces):
+            kind = kinds >> (2 * j) & 3
+            for k, board in enumerate(boards):
+                board |= np.where(kind == k, sets[:, j], np.uint64(0))
+        men, kings, other_men, other_kings = boards
+        real = ((men & FAR_ROW) == 0) & ((other_men & NEAR_ROW) == 0)
+        return men, kings, other_men, other_kings, real
+
+    def slots(self, local: Array) -> Array:
+        """The table's slots of the positions numbered ``local``."""
+        rank, column = np.divmod(local, len(self.patterns))
+        slots: Array = self.first + (rank << 2 * self.pieces) + self.patterns[column]
+        return slots
+
+    def local(self, slots: Array) -> Array:
+        """The number here of the position in each slot, or -1 for one outside."""
+        relative = slots - self.first
+        inside = relative >= 0
+        relative = np.where(inside, relative, 0)
+        column = self.column[relative & (4**self.pieces - 1)]
+        found: Array = np.where(
+            inside & (column >= 0), (relative >> 2 * self.pieces) * len(self.patterns) + column, -1
+        )
+        return found
+
+
+def _check_solved(children: Array, solved: dict[int, npt.NDArray[np.bool_]]) -> None:
+    """Make sure every child outside the unit is in a class solved already (the
+    order of :func:`units` sees to it; a mistake there would read unsolved
+    positions as draws)."""
+    offsets = _offsets(max(solved))
+    for n, kinds_solved in solved.items():
+        here = children[(children >= offsets[n]) & (children < offsets[n + 1])]
+        if not kinds_solved[(here - offsets[n]) & (4**n - 1)].all():
+            raise RuntimeError("a move leads to a position not solved yet")
+
+
+def _solve_unit(
+    unit: _Unit,
+    codes: Codes,
+    solved: dict[int, npt.NDArray[np.bool_]],
+    chunk: int,
+    report: Callable[[float, str], None],
+) -> None:
+    """Solve the positions of ``unit`` into ``codes``, every move out of it leading
+    to a position solved already; ``report`` is told how far it has got (the part
+    done, and in words)."""
+    size = unit.size
+    # The plies each position is known to be settled at (_NEVER: not known yet).
+    due = np.full(size, _NEVER, dtype=np.int16)
+    # For a loss: the longest of its moves out of the unit (to positions won, in
+    # plies + 1), and how many of its moves within the unit are not known won.
+    longest = np.zeros(size, dtype=np.int16)
+    open_moves = np.zeros(size, dtype=np.int32)
+    # Positions that cannot lose: a move out of the unit to a draw or to a loss for
+    # the other side (a win, then), or not a position at all.
+    cannot_lose = np.zeros(size, dtype=bool)
+    edges: list[npt.NDArray[np.uint64]] = []  # the moves within: (child << 32) | parent
+    for start in range(0, size, chunk):
+        report(start / size * 0.8, f"moves {start / size:.0%}")
+        stop = min(start + chunk, size)
+        local = np.arange(start, stop)
+        men, kings, other_men, other_kings, real = unit.boards(local)
+        cannot_lose[local[~real]] = True
+        parent, child = _moves(
+            local[real], men[real], kings[real], other_men[real], other_kings[real], unit.pieces
+        )
+        del men, kings, other_men, other_kings
+        here = unit.local(child)
+        inside = here >= 0
+        parent_in = parent[inside]
+        open_moves[start:stop] += np.bincount(parent_in - start, minlength=stop - start).astype(
+            np.int32
+        )
+        edges.append(
+            (here[inside].astype(np.uint64) << np.uint64(32)) | parent_in.astype(np.uint64)
+        )
+        parent, child = parent[~inside], child[~inside]
+        _check_solved(child, solved)
+        # A move taking the last piece leads to a loss in 0 plies (code 1).
+        code = np.where(child < 0, 1, codes[np.maximum(child, 0)]).astype(np.int16)
+        lost = code % 2 == 1
+        np.minimum.at(due, parent[lost], code[lost])  # a win: one ply more than the loss
+        won = (code > 0) & ~lost
+        np.maximum.at(longest, parent[won], code[won])
+        cannot_lose[parent[~won]] = True
+    report(0.8, "moves 100%")
+    moves = np.concatenate(edges)
+    del edges
+    moves.sort()
+    # The moves into each position: before[starts[i] : starts[i + 1]] are from where.
+    starts = np.searchsorted(moves, np.arange(size + 1, dtype=np.uint64) << np.uint64(32))
+    before = (moves & np.uint64(0xFFFFFFFF)).astype(np.int32)
+    del moves
+    # Lost without a move within the unit: no move at all (0 plies), or only moves out
+    # of it to won positions.
+    losing = ~cannot_lose & (open_moves == 0)
+    due[losing] = longest[losing]
+    found = np.zeros(size, dtype=np.uint8)
+    while (plies := int(due.min())) != _NEVER:
+        if plies > 254:
+            raise ValueError("a position takes more than 254 plies: widen the codes")
+        report(0.8 + 0.2 * plies / 255, f"plies {plies}")
+        now = np.flatnonzero(due == plies)
+        due[now] = _NEVER
+        found[now] = plies + 1
+        counts = starts[now + 1] - starts[now]
+        ends = np.cumsum(counts)
+        parents = before[np.repeat(starts[now] - ends + counts, counts) + np.arange(ends[-1])]
+        parents = parents[found[parents] == 0]
+        if plies % 2:  # won: each position before has one open move fewer
+            np.subtract.at(open_moves, parents, 1)
+            lost = parents[open_moves[parents] == 0]
+            lost = lost[~cannot_lose[lost]]
+            due[lost] = np.maximum(longest[lost], plies + 1)
+        else:  # lost: the positions before are won, in one ply more if not sooner
+            due[parents] = np.minimum(due[parents], plies + 1)
+    for start in range(0, size, chunk):
+        local = np.arange(start, min(start + chunk, size))
+        codes[unit.slots(local)] = found[local]
+
+
+def solve(
+    pieces: int = PIECES,
+    known: EndgameDatabase | None = None,
+    chunk: int = 1 << 19,
+    progress: Callable[[str], None] | None = None,
+    only: Collection[Material] | None = None,
+) -> Codes:
+    """Every position of up to ``pieces`` pieces, solved by retrograde analysis a
+    unit at a time (see above): the memory of the largest unit, not of the table.
+    The positions of ``known``'s pieces are taken from it, not solved again;
+    ``progress`` is told which unit is being solved and how far it has got. With
+    ``only``, just the units of those classes are solved (their moves must lead to
+    them or to ``known``; the other codes stay 0)."""
+    codes = np.zeros(slot_count(pieces), dtype=np.uint8)
+    solved = {n: np.zeros(4**n, dtype=bool) for n in range(2, pieces + 1)}
+    if known is not None:
+        if known.pieces > pieces:
+            raise ValueError(f"a table of {known.pieces} pieces is more than {pieces}")
+        codes[: len(known.codes)] = known.codes
+        for n in range(2, known.pieces + 1):
+            solved[n][:] = True
+    todo = [
+        unit
+        for unit in units(pieces)
+        if not solved[sum(unit[0])].all() and (only is None or not set(unit).isdisjoint(only))
+    ]
+    sizes = [_Unit(unit).size for unit in todo]
+    total, done = sum(sizes), 0
+    for number, (classes, size) in enumerate(zip(todo, sizes, strict=True), 1):
+        unit = _Unit(classes)
+        heading = f"{number}/{len(todo)} {describe(classes)} ({size:,} positions)"
+
+        def report(
+            part: float, words: str, heading: str = heading, size: int = size, done: int = done
+        ) -> None:
+            if progress is not None:
+                progress(f"{(done + part * size) / total:6.1%}  {heading}: {words}")
+
+        _solve_unit(unit, codes, solved, chunk, report)
+        for material in classes:
+            solved[unit.pieces] |= (_kind_counts(unit.pieces) == material).all(axis=1)
+        done += size
+    if progress is not None:
+        progress(f"{1:6.1%}  all {len(todo)} units solved")
+    return codes
 
 
 # -- reading ------------------------------------------------------------------------
@@ -519,13 +830,27 @@ class EndgameDatabase:
         return None if code is None else Verdict.of(code)
 
     def save(self, path: Path) -> None:
+        """Write the table to ``path``, whole or not at all: compressed (``.npz``)
+        or as the bare codes (``.npy``, which :meth:`load` maps into memory)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.partial.npz")
-        np.savez_compressed(partial, codes=self.codes, pieces=self.pieces, version=VERSION)
-        partial.replace(path)  # whole or not at all
+        partial = path.with_suffix(f".{os.getpid()}.partial{path.suffix}")
+        if path.suffix == ".npy":
+            np.save(partial, self.codes)
+        else:
+            np.savez_compressed(partial, codes=self.codes, pieces=self.pieces, version=VERSION)
+        partial.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> EndgameDatabase:
+        """The table saved at ``path``. A ``.npy`` file is mapped into memory, not
+        read: the five-piece table's 216 MB are there at once, and processes that
+        map it share one copy (its version is in its name)."""
+        if path.suffix == ".npy":
+            codes = np.load(path, mmap_mode="c").view(np.ndarray)  # a plain array: quick to index
+            pieces = next((n for n in range(2, MOST + 1) if slot_count(n) == len(codes)), None)
+            if pieces is None:
+                raise ValueError(f"{path} holds {len(codes):,} codes: no table has as many")
+            return cls(pieces, codes)
         with np.load(path) as data:
             if int(data["version"]) != VERSION:
                 raise ValueError(f"{path} is of another version; rebuild it")
@@ -536,29 +861,87 @@ class EndgameDatabase:
 SHIPPED = Path(__file__).parent / "data" / f"endgames-{PIECES}-v{VERSION}.npz"
 
 
+def table_file(pieces: int) -> Path:
+    """Where the table of up to ``pieces`` pieces is kept: the four-piece table is
+    shipped in the package; a bigger one is too big to ship (the five-piece table
+    is 216 MB, 80 MB compressed) and is built into the cache,
+    ``$XDG_CACHE_HOME/parlour`` (``~/.cache/parlour``), as the bear-off database is,
+    uncompressed so that it is mapped into memory rather than read.
+    """
+    if pieces == PIECES:
+        return SHIPPED
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "parlour" / f"checkers-endgames-{pieces}-v{VERSION}.npy"
+
+
 @cache
 def shipped_database() -> EndgameDatabase | None:
-    """The table shipped with the package, or None if it is missing (a checkout
-    that has not built it: the engine then searches endings as it does the rest)."""
-    if not SHIPPED.exists():
-        return None
-    return EndgameDatabase.load(SHIPPED)
+    """The biggest table there is: the five-piece one once ``parlour
+    checkers-endgames --pieces 5`` has built it, else the four-piece table shipped
+    with the package; None if both are missing (a checkout that has not built
+    them: the engine then searches endings as it does the rest)."""
+    for pieces in range(MOST, 1, -1):
+        path = table_file(pieces)
+        if path.exists():
+            return EndgameDatabase.load(path)
+    return None
 
 
-def main() -> int:
-    """``parlour checkers-endgames``: say what the shipped table holds, building it
-    first if it is missing (delete the file to build it again)."""
-    path = SHIPPED
+class _Progress:
+    """Progress on standard error: one line rewritten in place on a terminal, else
+    a line every half minute."""
+
+    def __init__(self) -> None:
+        self.terminal = sys.stderr.isatty()
+        self.last = time.monotonic()
+
+    def __call__(self, text: str) -> None:
+        now = time.monotonic()
+        if self.terminal:
+            print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
+        elif now - self.last >= 30:
+            print(text, file=sys.stderr, flush=True)
+            self.last = now
+
+    def close(self) -> None:
+        if self.terminal:
+            print(file=sys.stderr)
+
+
+def build(pieces: int, path: Path) -> None:
+    """Build the table of up to ``pieces`` pieces into ``path``, reporting progress;
+    the positions of a smaller table already there are taken from it."""
+    known = None
+    for fewer in range(pieces - 1, 1, -1):
+        if table_file(fewer).exists():
+            known = EndgameDatabase.load(table_file(fewer))
+            break
+    progress = _Progress()
+    codes = solve(pieces, known, progress=progress)
+    progress.close()
+    EndgameDatabase(pieces, codes).save(path)
+
+
+def main(pieces: int = PIECES) -> int:
+    """``parlour checkers-endgames [--pieces 5]``: say what the table of up to
+    ``pieces`` pieces holds, building it first if it is missing (delete the file to
+    build it again)."""
+    path = table_file(pieces)
     if not path.exists():
-        print(f"building the checkers endgame database of up to {PIECES} pieces...", flush=True)
+        print(f"building the checkers endgame database of up to {pieces} pieces...", flush=True)
         started = time.monotonic()
-        EndgameDatabase.build(PIECES).save(path)
+        build(pieces, path)
         print(f"built in {time.monotonic() - started:.0f} s")
     db = EndgameDatabase.load(path)
     codes = db.codes
+    counts = np.bincount(codes, minlength=256)  # a code is 1 + plies: even codes are won
+    won, lost = int(counts[2::2].sum()), int(counts[1::2].sum())
+    longest_win = 2 * int(np.flatnonzero(counts[2::2]).max(initial=0)) + 1
+    longest_loss = 2 * int(np.flatnonzero(counts[1::2]).max(initial=0))
     print(
         f"{path}: up to {db.pieces} pieces, {len(codes):,} slots, "
-        f"{path.stat().st_size / 1e6:.1f} MB; {int((codes > 0).sum()):,} positions decided, "
-        f"the longest {int(codes.max()) - 1} plies"
+        f"{path.stat().st_size / 1e6:.1f} MB; {won + lost:,} positions decided "
+        f"({won:,} won and {lost:,} lost for the side to move), the longest win "
+        f"{longest_win} plies, the longest loss {longest_loss}"
     )
     return 0

@@ -12,7 +12,7 @@ without the engine, and a game's import cost is paid only by those who play it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -30,16 +30,39 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """An option of a program's command, ``--name VALUE``: its main takes the value
+    as the keyword argument ``name`` (dashes as underscores)."""
+
+    #: The option as typed, ``--pieces``.
+    flag: str
+    #: One line for the command's ``--help``.
+    help: str
+    #: What the text typed is turned into (``int``).
+    type: Callable[[str], Any] = str
+    #: The value when the option is not given.
+    default: Any = None
+    #: The only values allowed (None: any).
+    choices: tuple[Any, ...] | None = None
+
+    @property
+    def keyword(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+@dataclass(frozen=True, slots=True)
 class Program:
     """A program a game brings to the command line (``parlour uci``)."""
 
     #: The command's name.
     command: str
-    #: Its ``main() -> int``, as ``"module:function"``; it takes no options (it may
-    #: read standard input).
+    #: Its ``main(**options) -> int``, as ``"module:function"``; it takes its
+    #: :attr:`options` as keywords and nothing else (it may read standard input).
     main: str
     #: One line for ``parlour --help``.
     help: str
+    #: The command's options.
+    options: tuple[Option, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +102,16 @@ GAMES: dict[str, GameEntry] = {
                 "checkers-endgames",
                 "parlour.checkers.endgame:main",
                 "describe the checkers endgame database (building it if it is missing)",
+                options=(
+                    Option(
+                        "--pieces",
+                        "the table of up to 4 pieces (shipped) or 5 (built into the cache, "
+                        "about 10 minutes)",
+                        type=int,
+                        default=4,
+                        choices=(4, 5),
+                    ),
+                ),
             ),
         ),
     ),
@@ -196,10 +229,11 @@ def programs() -> list[Program]:
     return [program for name in game_names() for program in GAMES[name].programs]
 
 
-def run_program(program: Program) -> int:
-    """Run ``program`` (its module is imported only now) and return its exit status."""
+def run_program(program: Program, options: Mapping[str, Any] | None = None) -> int:
+    """Run ``program`` (its module is imported only now) with ``options`` (keyword
+    -> value) and return its exit status."""
     main: Any = _load(program.main)
-    status: int = main()
+    status: int = main(**(options or {}))
     return status
 
 
