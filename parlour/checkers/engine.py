@@ -20,7 +20,8 @@ board it can walk quickly (:class:`SearchBoard`, positions as four ints, moves a
 How much each term counts (:class:`Weights`) was fitted by logistic regression to
 the results of the engine's own games, the endgame's hunt apart.
 
-Positions of four pieces or fewer are not evaluated but looked up in the endgame
+Positions of four pieces or fewer (five, where ``parlour checkers-endgames
+--pieces 5`` has built that table) are not evaluated but looked up in the endgame
 database (:mod:`parlour.checkers.endgame`): a win or loss there scores as a mate in
 as many plies as the database says, so the search takes the shortest win and never
 lets one go, and a drawn ending scores 0. The beginner levels search endings like
@@ -750,8 +751,8 @@ class CheckersEngine(Engine[Move]):
     #: over 48 games of ACF ballots, colours swapped; the top two over 24 and 32) and
     #: against py-draughts' engine at 0.1 s a move: the Elo figures are the sums of
     #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels"; levels 1 to 6 and
-    #: the anchors measured again with the tuned evaluation; level 7 over 6 again
-    #: with the late-move reductions, the steps above 7 before both).
+    #: the anchors measured again with the tuned evaluation; levels 7 and 8 over the
+    #: level below again with the search in C, the steps of 9 and 10 before it).
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks two plies ahead and often plays a weaker move; "
         "14 % against py-draughts' engine (0.1 s a move)",
@@ -766,10 +767,10 @@ class CheckersEngine(Engine[Move]):
         6: "eight plies ahead, and the opening book; 1466 Elo above level 1; "
         "95 % against py-draughts' engine (0.1 s a move)",
         7: "the full search for 0.3 s a move, with the opening book and the "
-        "endgame database; 1586 Elo above level 1",
-        8: "the full search for 1 s a move; 1758 Elo above level 1",
-        9: "the full search for 2 s a move; 1895 Elo above level 1",
-        10: "the strongest: the full search for 4 s a move; 1984 Elo above level 1",
+        "endgame database; 1860 Elo above level 1",
+        8: "the full search for 1 s a move; 2032 Elo above level 1",
+        9: "the full search for 2 s a move; 2169 Elo above level 1",
+        10: "the strongest: the full search for 4 s a move; 2258 Elo above level 1",
     }
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
