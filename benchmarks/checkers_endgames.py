@@ -5,6 +5,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/checkers_endgames.py                  # both parts
     .venv/bin/python benchmarks/checkers_endgames.py --sample 20      # a quick look
     .venv/bin/python benchmarks/checkers_endgames.py --part conversions
+    .venv/bin/python benchmarks/checkers_endgames.py --part play-outs --longest 20
 
 **Play-outs.** Positions drawn at random from the database (the same number won,
 lost and drawn for the side to move, either colour to move, two to four pieces, or
@@ -15,7 +16,9 @@ depth 8, on its American board with compulsory captures, every move checked by o
 rules), Parlour taking the side the database favours (in a draw, the side to move),
 where Parlour must do at least as well as the database says. Parlour searches 0.1 s
 a move. Games are adjudicated by our rules: no move loses; a threefold repetition or
-forty moves a side without a man move or capture is a draw.
+forty moves a side without a man move or capture is a draw. ``--longest N`` plays
+out the database's N longest wins and N longest losses instead: the database knows
+no 40-move rule, so these are where it could disagree with the rules.
 
 **Conversions.** Won endings of more pieces than the database holds -- two kings
 against one in a double corner, three kings against two, four pieces against three
@@ -32,6 +35,8 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -136,9 +141,39 @@ def sample(per_result: int, seed: int) -> list[tuple[str, CheckersState]]:
     return found
 
 
-def check_play_out(args: tuple[str, str, bool, float, int]) -> tuple[str, str, str, str, int]:
+def longest(count: int) -> list[tuple[str, CheckersState]]:
+    """The database's ``count`` longest wins and ``count`` longest losses for the side
+    to move: where a long road without a capture or a man's move could meet the
+    40-move rule, which the database does not know."""
+    db = shipped_database()
+    assert db is not None, "the endgame database is missing: run parlour checkers-endgames"
+    codes = np.asarray(db.codes)
+    # a code is the plies plus one: a win's plies are odd, so its code is even
+    by_code = np.bincount(codes, minlength=256)
+    found: list[tuple[str, CheckersState]] = []
+    for verdict, parity in (("win", 0), ("loss", 1)):
+        wanted = count
+        for code in range(len(by_code) - 1, 0, -1):
+            if code % 2 != parity or not by_code[code]:
+                continue
+            for slot in np.flatnonzero(codes == code):
+                state = CheckersState.from_position(db.position(int(slot)), BLACK)
+                if state.is_over():
+                    continue
+                found.append((verdict, state))
+                wanted -= 1
+                if not wanted:
+                    break
+            if not wanted:
+                break
+    return found
+
+
+def check_play_out(
+    args: tuple[str, str, bool, float, int],
+) -> tuple[str, str, str, str, int, str]:
     """One play-out: (verdict, FEN, who played, the result for the side to move
-    at the start, plies)."""
+    at the start, plies, why it ended)."""
     verdict, fen, against_peer, seconds, depth = args
     start = CHECKERS.state_from_text(fen)
     assert isinstance(start, CheckersState)
@@ -146,16 +181,17 @@ def check_play_out(args: tuple[str, str, bool, float, int]) -> tuple[str, str, s
     peer_side = None
     if against_peer:
         peer_side = mover.other if verdict != "loss" else mover
-    winner, plies, _ = play_out(start, peer_side, seconds, depth)
+    winner, plies, reason = play_out(start, peer_side, seconds, depth)
     result = "draw" if winner is None else "win" if winner is mover else "loss"
-    return verdict, fen, "py-draughts" if against_peer else "itself", result, plies
+    return verdict, fen, "py-draughts" if against_peer else "itself", result, plies, reason
 
 
 RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
-def play_outs(per_result: int, seed: int, jobs: int, seconds: float, depth: int) -> bool:
-    positions = sample(per_result, seed)
+def play_outs(
+    positions: list[tuple[str, CheckersState]], jobs: int, seconds: float, depth: int
+) -> bool:
     tasks = [
         (verdict, state.to_text(), against, seconds, depth)
         for verdict, state in positions
@@ -164,7 +200,9 @@ def play_outs(per_result: int, seed: int, jobs: int, seconds: float, depth: int)
     tally: Counter[tuple[str, str, str]] = Counter()
     wrong = 0
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for verdict, fen, opponent, result, _ in pool.map(check_play_out, tasks):
+        for done, (verdict, fen, opponent, result, plies, reason) in enumerate(
+            pool.map(check_play_out, tasks), 1
+        ):
             tally[(opponent, verdict, result)] += 1
             if opponent == "itself":
                 bad = result != verdict
@@ -178,7 +216,13 @@ def play_outs(per_result: int, seed: int, jobs: int, seconds: float, depth: int)
                 bad = RANK[ours] < RANK[favoured]
             if bad:
                 wrong += 1
-                print(f"  DISAGREES: {fen} database {verdict}, against {opponent}: {result}")
+                print(
+                    f"  DISAGREES: {fen} database {verdict}, against {opponent}: {result}"
+                    f" in {plies} plies ({reason})",
+                    flush=True,
+                )
+            if done % 20 == 0:
+                print(f"  {done} of {len(tasks)} played, {wrong} disagree", flush=True)
     for (opponent, verdict, result), count in sorted(tally.items()):
         print(f"  against {opponent:11}: database {verdict:4}, played {result:4}: {count}")
     print(f"{len(tasks)} play-outs of {len(positions)} positions; {wrong} disagree")
@@ -217,13 +261,20 @@ def main() -> int:
     parser.add_argument("--part", choices=("play-outs", "conversions", "both"), default="both")
     parser.add_argument("--sample", type=int, default=100, help="positions per verdict")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--longest",
+        type=int,
+        metavar="N",
+        help="play out the database's N longest wins and N longest losses instead",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--depth", type=int, default=8, help="py-draughts' depth")
     args = parser.parse_args()
     started = time.monotonic()
     ok = True
     if args.part in ("play-outs", "both"):
-        ok &= play_outs(args.sample, args.seed, args.jobs, 0.1, args.depth)
+        positions = longest(args.longest) if args.longest else sample(args.sample, args.seed)
+        ok &= play_outs(positions, args.jobs, 0.1, args.depth)
     if args.part in ("conversions", "both"):
         ok &= conversions(args.jobs, 0.5, args.depth)
     print(f"{time.monotonic() - started:.0f} s")

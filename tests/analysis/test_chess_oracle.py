@@ -12,7 +12,7 @@ historical record).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import chess
@@ -88,25 +88,31 @@ def stockfish() -> chess.engine.SimpleEngine:
 Judged = list[tuple[str, str, float, float, float]]
 
 
+def coach_losses(line: str) -> list[tuple[str, float]]:
+    """Each move of a game and the coach's drop in the mover's winning chances."""
+    state = get_game("chess").new_state()
+    state.play_line(line)
+    return [(move.move, move.loss) for move in analyse_game(state, nodes=NODES).moves]
+
+
 @pytest.fixture(scope="module")
 def judged(stockfish: chess.engine.SimpleEngine) -> Judged:
     """(game, move, the mover's chances before it by Stockfish, Stockfish's drop,
     the coach's drop) for every move of every game."""
     found = []
-    with ThreadPoolExecutor(1) as pool:  # Stockfish works in its process beside the coach
+    # Stockfish works in its own process from a thread; the coach's analyses of the
+    # games, independent of each other, in two processes beside it (the machine's
+    # two cores: this is the slowest fixture of the test run)
+    with ThreadPoolExecutor(1) as threads, ProcessPoolExecutor(2) as processes:
         asked = {
-            name: pool.submit(stockfish_drops, stockfish, line) for name, line in GAMES.items()
+            name: threads.submit(stockfish_drops, stockfish, line) for name, line in GAMES.items()
         }
-        reviews = {}
-        for name, line in GAMES.items():
-            state = get_game("chess").new_state()
-            state.play_line(line)
-            reviews[name] = analyse_game(state, nodes=NODES)
+        reviews = dict(zip(GAMES, processes.map(coach_losses, GAMES.values()), strict=True))
     for name, line in GAMES.items():
         review, drops = reviews[name], asked[name].result()
-        assert [move.move for move in review.moves] == line.split()
-        for move, (before, drop) in zip(review.moves, drops, strict=True):
-            found.append((name, move.move, before, drop, move.loss))
+        assert [move for move, _ in review] == line.split()
+        for (move, loss), (before, drop) in zip(review, drops, strict=True):
+            found.append((name, move, before, drop, loss))
     return found
 
 
