@@ -582,6 +582,17 @@ class SearchBoard:
     def hash_key(self) -> Key:
         return self.key
 
+    @property
+    def at_root(self) -> bool:
+        """Whether no move has been made on the board since it was set up."""
+        return not self._stack
+
+    def history(self) -> list[Key]:
+        """The keys of the positions the board counts for repetitions (the game's
+        since the last man move or capture, and those the moves made on it reached),
+        each as many times as it has stood."""
+        return [key for key, count in self._counts.items() for _ in range(count)]
+
 
 def _endgame_score(code: int, ply: int) -> int:
     """The search's score for a position the endgame database holds: a draw is 0,
@@ -606,7 +617,7 @@ class _RootOnly(SearchBoard):
 
     def moves(self) -> list[Step]:
         found = super().moves()
-        if self._stack:
+        if not self.at_root:
             return found
         return [step for step in found if step in self.allowed]
 
@@ -671,16 +682,13 @@ class NativeSearch:
         it counts, the first moves of a :class:`_RootOnly` board, the limits set."""
         if position.evaluation is not self.evaluation or position.endgames is not self.endgames:
             raise ValueError("the board's evaluation and endgame database are not the searcher's")
-        allowed = (
-            position.allowed if isinstance(position, _RootOnly) and not position._stack else None
-        )
-        history = [key for key, count in position._counts.items() for _ in range(count)]
+        allowed = position.allowed if isinstance(position, _RootOnly) and position.at_root else None
         on_iteration = self.on_iteration
         found = self._searcher.search(
             position.position,
             position.side,
             position.quiet,
-            history,
+            position.history(),
             max_depth=self.max_depth,
             time_limit=self.time_limit,
             node_limit=self.node_limit,

@@ -1581,60 +1581,56 @@ table_item(PyObject *tables, const char *name)
  * times a weight stay exact, as Python's ints are. */
 #define VALUE_LIMIT (1LL << 31)
 
-static int
-read_values(PyObject *tables, const char *name, int64_t *out, Py_ssize_t count)
+/* The table ``name`` as a fast sequence of exactly ``count`` items (a new
+ * reference), or NULL with the error set. */
+static PyObject *
+table_sequence(PyObject *tables, const char *name, Py_ssize_t count)
 {
     PyObject *value = table_item(tables, name);
     if (value == NULL)
-        return -1;
+        return NULL;
     PyObject *items = PySequence_Fast(value, "");
     if (items == NULL) {
         PyErr_Format(PyExc_TypeError, "the evaluation table %s must be a sequence of ints", name);
-        return -1;
+        return NULL;
     }
     if (PySequence_Fast_GET_SIZE(items) != count) {
         PyErr_Format(PyExc_ValueError, "the evaluation table %s must have %zd values", name,
                      count);
         Py_DECREF(items);
-        return -1;
+        return NULL;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
+    return items;
+}
+
+static int
+read_values(PyObject *tables, const char *name, int64_t *out, Py_ssize_t count)
+{
+    PyObject *items = table_sequence(tables, name, count);
+    if (items == NULL)
+        return -1;
+    int status = 0;
+    for (Py_ssize_t i = 0; i < count && status == 0; i++) {
         long long v;
-        if (read_int(PySequence_Fast_GET_ITEM(items, i), -VALUE_LIMIT, VALUE_LIMIT, name, &v) < 0) {
-            Py_DECREF(items);
-            return -1;
-        }
-        out[i] = v;
+        status = read_int(PySequence_Fast_GET_ITEM(items, i), -VALUE_LIMIT, VALUE_LIMIT, name, &v);
+        if (status == 0)
+            out[i] = v;
     }
     Py_DECREF(items);
-    return 0;
+    return status < 0 ? -1 : 0;
 }
 
 static int
 read_masks(PyObject *tables, const char *name, uint64_t *out, Py_ssize_t count)
 {
-    PyObject *value = table_item(tables, name);
-    if (value == NULL)
+    PyObject *items = table_sequence(tables, name, count);
+    if (items == NULL)
         return -1;
-    PyObject *items = PySequence_Fast(value, "");
-    if (items == NULL) {
-        PyErr_Format(PyExc_TypeError, "the evaluation table %s must be a sequence of ints", name);
-        return -1;
-    }
-    if (PySequence_Fast_GET_SIZE(items) != count) {
-        PyErr_Format(PyExc_ValueError, "the evaluation table %s must have %zd values", name,
-                     count);
-        Py_DECREF(items);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (read_mask(PySequence_Fast_GET_ITEM(items, i), name, &out[i]) < 0) {
-            Py_DECREF(items);
-            return -1;
-        }
-    }
+    int status = 0;
+    for (Py_ssize_t i = 0; i < count && status == 0; i++)
+        status = read_mask(PySequence_Fast_GET_ITEM(items, i), name, &out[i]);
     Py_DECREF(items);
-    return 0;
+    return status < 0 ? -1 : 0;
 }
 
 static int

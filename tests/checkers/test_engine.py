@@ -341,8 +341,12 @@ def test_a_repeated_position_scores_as_a_draw_in_the_search() -> None:
         board.make(step)
     assert board.terminal_score(4) == 0  # back where it started: a draw
     assert board.terminal_score(0) is None  # but never at the root
+    assert not board.at_root
+    # what the C search is given: each position as often as it stood, the start twice
+    assert board.history().count(board.key) == 2 and len(board.history()) == 5
     for _ in range(4):
         board.unmake()
+    assert board.at_root and board.history() == [board.key]
     assert board.key == (*start.position, BLACK)
     assert board.terminal_score(1) is None
 

@@ -497,6 +497,30 @@ def test_bad_positions_and_moves_are_refused() -> None:
             call()
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "error", "words"),
+    [
+        ("black_men", [0] * 3, ValueError, "black_men must have 35 values"),
+        ("kings", 5, TypeError, "kings must be a sequence of ints"),
+        ("refuge", [0] * 34 + ["x"], TypeError, "refuge must be an int"),
+        ("distance", [0] * 1224 + [1 << 40], ValueError, "distance must be from"),
+        ("white_cones", [0] * 34 + [-1], ValueError, "white_cones must be from 0"),
+        ("black_guard", "x", TypeError, "black_guard must be an int"),
+    ],
+)
+def test_bad_evaluation_tables_are_refused(
+    name: str, value: object, error: type[Exception], words: str
+) -> None:
+    native = load_native()
+    tables = {**evaluate.native_tables(), name: value}
+    with pytest.raises(error, match=words):
+        native.Searcher(tables, 1 << 10)
+    missing = dict(evaluate.native_tables())
+    del missing[name]
+    with pytest.raises(ValueError, match=f"lack {name}"):
+        native.Searcher(missing, 1 << 10)
+
+
 def test_bad_search_arguments_are_refused() -> None:
     native = load_native()
     searcher = native.Searcher(evaluate.native_tables(), 1 << 10)
