@@ -34,6 +34,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from checkers_match import Peer
 
 from parlour.checkers.board import BLACK, WHITE, turned
-from parlour.checkers.endgame import shipped_database
+from parlour.checkers.endgame import Verdict, shipped_database
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.notation import position_to_fen
 from parlour.checkers.rules import CHECKERS, CheckersState
@@ -148,24 +149,18 @@ def longest(count: int) -> list[tuple[str, CheckersState]]:
     db = shipped_database()
     assert db is not None, "the endgame database is missing: run parlour checkers-endgames"
     codes = np.asarray(db.codes)
-    # a code is the plies plus one: a win's plies are odd, so its code is even
-    by_code = np.bincount(codes, minlength=256)
+    # the codes in the table, the longest first (a code grows with its plies)
+    present = [int(code) for code in np.flatnonzero(np.bincount(codes))[::-1] if code]
     found: list[tuple[str, CheckersState]] = []
-    for verdict, parity in (("win", 0), ("loss", 1)):
-        wanted = count
-        for code in range(len(by_code) - 1, 0, -1):
-            if code % 2 != parity or not by_code[code]:
-                continue
-            for slot in np.flatnonzero(codes == code):
-                state = CheckersState.from_position(db.position(int(slot)), BLACK)
-                if state.is_over():
-                    continue
-                found.append((verdict, state))
-                wanted -= 1
-                if not wanted:
-                    break
-            if not wanted:
-                break
+    for verdict in ("win", "loss"):
+        states = (
+            CheckersState.from_position(db.position(int(slot)), BLACK)
+            for code in present
+            if Verdict.of(code).result == verdict
+            for slot in np.flatnonzero(codes == code)
+        )
+        playable = (state for state in states if not state.is_over())
+        found += [(verdict, state) for state in islice(playable, count)]
     return found
 
 
