@@ -759,8 +759,8 @@ class CheckersEngine(Engine[Move]):
     #: over 48 games of ACF ballots, colours swapped; the top two over 24 and 32) and
     #: against py-draughts' engine at 0.1 s a move: the Elo figures are the sums of
     #: the steps, level 1 at 0 (docs/benchmarks.md, "The levels"; levels 1 to 6 and
-    #: the anchors measured again with the tuned evaluation; levels 7 to 9 over the
-    #: level below again with the search in C, the step of 10 before it).
+    #: the anchors measured again with the tuned evaluation; levels 7 to 10 over the
+    #: level below again with the search in C).
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks two plies ahead and often plays a weaker move; "
         "14 % against py-draughts' engine (0.1 s a move)",
@@ -778,7 +778,7 @@ class CheckersEngine(Engine[Move]):
         "endgame database; 1860 Elo above level 1",
         8: "the full search for 1 s a move; 2032 Elo above level 1",
         9: "the full search for 2 s a move; 2090 Elo above level 1",
-        10: "the strongest: the full search for 4 s a move; 2179 Elo above level 1",
+        10: "the strongest: the full search for 4 s a move; 2163 Elo above level 1",
     }
     #: A 60-move game (121 positions) analysed within two minutes.
     analysis_seconds = 0.75
