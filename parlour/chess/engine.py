@@ -1203,7 +1203,9 @@ class ChessEngine(Engine[Move]):
     #: Measured by benchmarks/chess_match.py (docs/benchmarks.md, "The levels on
     #: Stockfish's scale"): level 4 against Stockfish 15.1 held to UCI_Elo 1350 and
     #: 1600 at 0.4 s a move (40 games each), the levels below it each against the
-    #: one above (40 games), level 5 against level 4 (18 games). Each level below 4
+    #: one above (40 games), level 5 against level 4 (18 games) and Stockfish at 2000
+    #: (22), level 6 against level 5 (8) and Stockfish at 1800 (22); levels 4 to 6 are
+    #: the maximum-likelihood fit of all those games together. Each level below 4
     #: won (nearly) no game against the one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks one ply ahead and plays any move within about two pawns "
@@ -1213,11 +1215,14 @@ class ChessEngine(Engine[Move]):
         "games to level 3: under 900 on Stockfish's UCI_Elo scale",
         3: "two plies ahead, any move within half a pawn of the best; lost all 40 games "
         "to level 4: under 1400 on Stockfish's UCI_Elo scale",
-        4: "the full search for 0.4 s a move: about 1775 on Stockfish's UCI_Elo scale "
+        4: "the full search for 0.4 s a move: about 1750 on Stockfish's UCI_Elo scale "
         "(92 % against Stockfish at UCI_Elo 1350, 81 % at 1600, 0.4 s a move)",
-        5: "the full search for 0.9 s a move: about 1800 on Stockfish's UCI_Elo scale, "
+        5: "the full search for 0.9 s a move: about 1775 on Stockfish's UCI_Elo scale, "
         "a rough figure (75 % against level 4 over 18 games; 9 % against Stockfish at "
         "UCI_Elo 2000, 0.9 s a move, over 22)",
+        6: "the full search for 1.5 s a move: about 1850 on Stockfish's UCI_Elo scale, "
+        "a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, over 22 "
+        "games; 81 % against level 5 over 8)",
     }
 
     def __init__(self) -> None:
