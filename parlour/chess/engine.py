@@ -53,6 +53,7 @@ from parlour.chess.board import (
     BLACK,
     BOARD_CELLS,
     CASTLE,
+    CASTLING_KEPT,
     CASTLING_ROOK,
     CELL,
     EN_PASSANT,
@@ -65,6 +66,7 @@ from parlour.chess.board import (
     WHITE,
     ZOBRIST,
     ZOBRIST_BLACK,
+    ZOBRIST_CASTLING,
     ZOBRIST_EP,
     InternalMove,
     Move,
@@ -75,6 +77,15 @@ from parlour.core.engine import Analysis, Engine, Hint, Line, move_texts
 from parlour.core.errors import GameOverError, IllegalMoveError
 from parlour.core.judgement import mate_as_centipawns, winning_chances
 from parlour.core.protocol import Side, State
+
+try:
+    from parlour.chess import native
+
+    #: Whether the search written in C (:mod:`parlour.chess.native`) is built and in
+    #: use (``parlour compile``; never where the package runs pure).
+    NATIVE = True
+except ImportError:  # not built, or set aside by parlour.compiled: the Python search
+    NATIVE = False
 
 # -- scores ---------------------------------------------------------------------------
 
@@ -376,6 +387,46 @@ def _bishop_pair(state: ChessState) -> int:
     return BISHOP_PAIR * ((white >= 2) - (black >= 2))
 
 
+def native_tables() -> dict[str, tuple[int, ...]]:
+    """The numbers the C search (:mod:`parlour.chess.native`) plays with, each
+    table flattened (a piece's row of 120 cells after another), so that no number
+    is written twice; ``constants`` are MATE, MATE_BOUND, MAX_PLY and MAX_MOVES,
+    which the C checks against its own.
+
+    >>> tables = native_tables()
+    >>> len(tables["pst_mg"]), tables["castling_rook_from"][27], tables["tempo"]
+    (3840, 28, (12,))
+    """
+    rook_from = [0] * 120
+    rook_to = [0] * 120
+    for king_to, (rook_cell, rook_target) in CASTLING_ROOK.items():
+        rook_from[king_to] = rook_cell
+        rook_to[king_to] = rook_target
+    return {
+        "zobrist": tuple(key for row in ZOBRIST for key in row),
+        "zobrist_castling": tuple(ZOBRIST_CASTLING),
+        "zobrist_ep": tuple(ZOBRIST_EP),
+        "zobrist_black": (ZOBRIST_BLACK,),
+        "pst_mg": tuple(value for row in PST_MG for value in row),
+        "pst_eg": tuple(value for row in PST_EG for value in row),
+        "piece_phase": tuple(PIECE_PHASE),
+        "order_value": tuple(ORDER_VALUE),
+        "castling_kept": tuple(CASTLING_KEPT),
+        "castling_rook_from": tuple(rook_from),
+        "castling_rook_to": tuple(rook_to),
+        "passed_mg": PASSED_MG,
+        "passed_eg": PASSED_EG,
+        "doubled_mg": (DOUBLED_MG,),
+        "doubled_eg": (DOUBLED_EG,),
+        "isolated_mg": (ISOLATED_MG,),
+        "isolated_eg": (ISOLATED_EG,),
+        "tempo": (TEMPO,),
+        "futility_margin": (FUTILITY_MARGIN,),
+        "late_move_count": LATE_MOVE_COUNT,
+        "constants": (MATE, MATE_BOUND, MAX_PLY, MAX_MOVES),
+    }
+
+
 # -- the search ---------------------------------------------------------------------
 
 
@@ -674,8 +725,12 @@ class Searcher:
             found.append((score, move, self._pv(move)))
             left.remove(move)
         found.sort(key=lambda line: -line[0])
-        self.table[self.state.hash] = (depth, found[0][0], EXACT, found[0][1])
+        self._store_root(depth, found[0][0], found[0][1])
         return found
+
+    def _store_root(self, depth: int, score: int, move: InternalMove) -> None:
+        """The root's table entry: its exact score and best move."""
+        self.table[self.state.hash] = (depth, score, EXACT, move)
 
     def _root_exact(
         self,
@@ -1127,6 +1182,102 @@ class Searcher:
         return best
 
 
+class NativeSearcher(Searcher):
+    """:class:`Searcher` with its hot part run by the C extension
+    :mod:`parlour.chess.native` (where ``parlour compile`` built it): the same
+    search, node for node -- the same moves, scores, node counts and principal
+    variations -- many times as fast. The iterations, the time, MultiPV and the
+    result stay in :meth:`Searcher.search`; each iteration's root search
+    (``_root``, ``_root_exact``), the principal variation, the table and the
+    history are the C object's, kept from search to search as the Python ones are.
+    """
+
+    def __init__(self, hash_entries: int = 400_000) -> None:
+        super().__init__(hash_entries)
+        self.native = native.Searcher(native_tables())
+
+    def clear(self) -> None:
+        self.native.clear()
+
+    def _begin(
+        self,
+        state: ChessState,
+        seconds: float | None,
+        nodes: int | None,
+        stop: threading.Event | None,
+    ) -> float:
+        start = super()._begin(state, seconds, nodes, stop)
+        self.native.begin(
+            state.board,
+            state.color,
+            state.kings,
+            state.castling,
+            state.ep,
+            state.halfmove,
+            state.hash,
+            [entry[5] for entry in state.stack],
+            None if seconds is None else self.deadline - time.perf_counter(),
+            nodes or 0,
+            stop,
+            self.hash_entries,
+        )
+        return start
+
+    def _root(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+    ) -> tuple[int, InternalMove]:
+        found = self.native.root(depth, roots, mg, eg, phase, pawns, self.seldepth)
+        self._counted()
+        partial = self.native.partial
+        if partial is not None:
+            self.partial = partial
+        if found is None:
+            raise _Stop
+        return found
+
+    def _root_exact(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        margin: int,
+    ) -> list[tuple[InternalMove, int]]:
+        scores = self.native.root_exact(depth, roots, mg, eg, phase, pawns, margin, self.seldepth)
+        self._counted()
+        if scores is None:
+            raise _Stop
+        best = max(scores)
+        scored = zip(roots, scores, strict=True)
+        return [(m, score) for m, score in scored if score >= best - margin]
+
+    def _counted(self) -> None:
+        self.nodes = self.native.nodes
+        self.seldepth = self.native.seldepth
+
+    def _pv(self, first: InternalMove) -> tuple[Move, ...]:
+        return tuple(public_move(m) for m in self.native.pv(first))
+
+    def _store_root(self, depth: int, score: int, move: InternalMove) -> None:
+        self.native.store_root(depth, score, move)
+
+
+def new_searcher(hash_entries: int = 400_000, *, native: bool = True) -> Searcher:
+    """A search context: the search in C where it is built (:data:`NATIVE`) unless
+    ``native`` is False, else the Python one. Both find the same."""
+    if native and NATIVE:
+        return NativeSearcher(hash_entries)
+    return Searcher(hash_entries)
+
+
 # -- the engine ----------------------------------------------------------------------
 
 #: Per level: the most seconds a move takes, the deepest search (None: as time
@@ -1225,8 +1376,10 @@ class ChessEngine(Engine[Move]):
         "games; 81 % against level 5 over 8)",
     }
 
-    def __init__(self) -> None:
-        self.searcher = Searcher()
+    def __init__(self, *, native: bool = True) -> None:
+        #: The search in C where it is built (:class:`NativeSearcher`), unless
+        #: ``native`` is False.
+        self.searcher = new_searcher(native=native)
         self.lock = threading.Lock()
 
     def time_limit(self, level: int) -> float:
@@ -1338,11 +1491,15 @@ class ChessEngine(Engine[Move]):
 
 __all__ = [
     "MATE",
+    "NATIVE",
     "ChessEngine",
+    "NativeSearcher",
     "SearchInfo",
     "SearchResult",
     "Searcher",
     "assess",
     "evaluate",
     "mate_in",
+    "native_tables",
+    "new_searcher",
 ]

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from parlour.chess.board import Move
-from parlour.chess.engine import LEVELS, Searcher, SearchInfo
+from parlour.chess.engine import LEVELS, SearchInfo, new_searcher
 from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import ParlourError
 
@@ -44,7 +44,7 @@ class UciEngine:
         self.state: ChessState = CHESS.new_state()
         #: Why the last ``position`` was refused, until a good one comes.
         self.refused: str | None = None
-        self.searcher = Searcher()
+        self.searcher = new_searcher()
         self.level = 10
         self.move_overhead_ms = 50
         #: How many best lines a search reports (UCI's MultiPV).
