@@ -1,5 +1,6 @@
-"""The engines' hot modules compiled to C by mypyc, and the checkers search written
-in C: an optional build, with the pure-Python modules as the fallback.
+"""The engines' hot modules compiled to C by mypyc, and the checkers and chess
+searches written in C: an optional build, with the pure-Python modules as the
+fallback.
 
 Parlour is pure Python and plays without any of this. Where a C compiler and
 Python's headers are at hand, ``parlour compile`` (run by the README's set-up
@@ -10,7 +11,8 @@ chess search about 1.5 times. The same build compiles the extensions of
 :data:`NATIVE`, written in C by hand: the checkers search
 (:mod:`parlour.checkers.native`), which visits the same nodes as the Python one
 and returns the same moves and scores, about thirty times as many nodes a second
-as the compiled Python search (29.5 to 40 times at depths 12 and 14).
+as the compiled Python search (29.5 to 40 times at depths 12 and 14); and the
+chess search (:mod:`parlour.chess.native`), node for node the Python one too.
 
 A compiled module must never run code older than its source. The build records a
 digest of the sources it compiled (the C ones too); when the package is imported
@@ -20,7 +22,7 @@ since compiled modules call each other directly -- and the C extensions cannot b
 imported at all (their users fall back to Python). A changed source says so once
 on standard error.
 
->>> "parlour.backgammon.board" in MODULES, "parlour.checkers.native" in NATIVE
+>>> "parlour.backgammon.board" in MODULES, "parlour.chess.native" in NATIVE
 (True, True)
 """
 
@@ -51,8 +53,9 @@ MODULES: tuple[str, ...] = (
 )
 
 #: The extensions written in C (each ``<name>.c`` beside where the module goes),
-#: built with the modules above: the checkers search, the engine's hot path.
-NATIVE: tuple[str, ...] = ("parlour.checkers.native",)
+#: built with the modules above: the checkers and the chess searches, the engines'
+#: hot paths.
+NATIVE: tuple[str, ...] = ("parlour.checkers.native", "parlour.chess.native")
 
 #: Set to 1 to run the pure-Python modules even where compiled ones are built.
 PURE_VARIABLE = "PARLOUR_PURE"

@@ -42,8 +42,11 @@ def test_the_set_up_compiled_every_module() -> None:
     for name in (*compiled.MODULES, *compiled.NATIVE):
         assert compiled.is_compiled(importlib.import_module(name)), name
     from parlour.checkers.engine import NATIVE, CheckersEngine, NativeSearch
+    from parlour.chess import engine as chess_engine
 
     assert NATIVE and isinstance(CheckersEngine().searcher, NativeSearch)
+    assert chess_engine.NATIVE
+    assert isinstance(chess_engine.ChessEngine().searcher, chess_engine.NativeSearcher)
 
 
 WHICH = """
