@@ -10,11 +10,12 @@ script there with ``PYTHONPATH`` set to it, in turn with this one).
     python benchmarks/engine_nodes.py --game chess
     python benchmarks/engine_nodes.py --timed 0.5   # chess: depth and nodes in 0.5 s
 
-Checkers is searched twice where its search in C is built (``parlour compile``):
+Each game is searched twice where its search in C is built (``parlour compile``):
 by the C search and by the Python one (compiled with the rest, or pure), one after
 the other, ``--repeat`` times. Both must count the same nodes (the C search mirrors
 the Python one node for node); the last line is how many times as many nodes a
-second the C search visits.
+second the C search visits. ``--timed`` runs the C chess search where it is built,
+the Python one with ``--python``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from pathlib import Path
 from parlour import compiled
 from parlour.checkers.engine import NATIVE, CheckersEngine
 from parlour.checkers.rules import CHECKERS
-from parlour.chess.engine import Searcher
+from parlour.chess.engine import NATIVE as CHESS_NATIVE
+from parlour.chess.engine import new_searcher
 from parlour.chess.rules import CHESS
 
 CHESS_POSITIONS = [
@@ -41,14 +43,19 @@ CHECKERS_POSITIONS = [
 ]
 
 
-def chess_nodes(depth: int) -> tuple[list[int], float]:
+def chess_nodes(depth: int, native: bool = CHESS_NATIVE) -> tuple[list[int], float]:
+    """Each position searched by a new searcher (an empty table), in C or in Python:
+    the nodes, and the seconds of the searches."""
     counts = []
-    started = time.perf_counter()
+    seconds = 0.0
     for fen in CHESS_POSITIONS:
-        searcher = Searcher()
-        searcher.search(CHESS.state_from_text(fen), depth=depth)
+        searcher = new_searcher(native=native)
+        state = CHESS.state_from_text(fen)
+        started = time.perf_counter()
+        searcher.search(state, depth=depth)
+        seconds += time.perf_counter() - started
         counts.append(searcher.nodes)
-    return counts, time.perf_counter() - started
+    return counts, seconds
 
 
 def checkers_nodes(depth: int, native: bool = NATIVE) -> tuple[list[int], float]:
@@ -66,15 +73,16 @@ def checkers_nodes(depth: int, native: bool = NATIVE) -> tuple[list[int], float]
     return counts, seconds
 
 
-def checkers_both(depth: int, repeat: int) -> None:
+def both(game: str, depth: int, repeat: int) -> None:
     """The C search against the Python one, alternately, and the ratio of their
     rates (the best run of each)."""
     python_build = "compiled" if compiled.state() == "compiled" else "pure"
+    nodes = chess_nodes if game == "chess" else checkers_nodes
     rates: dict[bool, list[float]] = {True: [], False: []}
     counted: dict[bool, list[int]] = {}
     for _ in range(repeat):
         for native in (True, False):
-            counts, seconds = checkers_nodes(depth, native)
+            counts, seconds = nodes(depth, native)
             counted.setdefault(native, counts)
             assert counts == counted[native]
             rate = sum(counts) / seconds
@@ -82,27 +90,28 @@ def checkers_both(depth: int, repeat: int) -> None:
             name = "in C" if native else f"in Python ({python_build})"
             listed = ", ".join(f"{n:,}" for n in counts)
             print(
-                f"checkers  depth {depth}: nodes {listed}; {seconds:.2f} s, "
+                f"{game:9} depth {depth}: nodes {listed}; {seconds:.2f} s, "
                 f"{rate:,.0f} nodes/s, {name}"
             )
     same = "the same nodes" if counted[True] == counted[False] else "DIFFERENT NODES"
     print(
-        f"checkers  the search in C: {max(rates[True]) / max(rates[False]):.1f}x the nodes a "
+        f"{game:9} the search in C: {max(rates[True]) / max(rates[False]):.1f}x the nodes a "
         f"second of the search in Python ({python_build}; best of {repeat} each), {same}"
     )
 
 
-def chess_timed(seconds: float) -> None:
-    """The chess search given ``seconds`` a move (as UCI ``movetime`` spends it) on
-    each of the six standard perft positions: the depth finished, the nodes and the
-    rate (quiescence nodes included)."""
+def chess_timed(seconds: float, native: bool) -> None:
+    """The chess search (in C where built, unless not ``native``) given ``seconds``
+    a move (as UCI ``movetime`` spends it) on each of the six standard perft
+    positions: the depth finished, the nodes and the rate (quiescence nodes
+    included)."""
     sys.path.insert(0, str(Path(__file__).parent))
     from chess_perft import POSITIONS
 
     total_nodes = 0
     total_seconds = 0.0
     for name, fen, _, _ in POSITIONS:
-        searcher = Searcher()
+        searcher = new_searcher(native=native)
         result = searcher.search(CHESS.state_from_text(fen), seconds=seconds, use_all_time=True)
         total_nodes += result.nodes
         total_seconds += result.seconds
@@ -123,18 +132,24 @@ def main() -> None:
         "--repeat",
         type=int,
         default=1,
-        help="checkers: runs of each search, the C one and the Python one in turn",
+        help="runs of each search, the C one and the Python one in turn",
+    )
+    parser.add_argument(
+        "--python", action="store_true", help="chess --timed: the Python search, not the C one"
     )
     args = parser.parse_args()
     if args.timed:
-        chess_timed(args.timed)
+        chess_timed(args.timed, not args.python)
         return
     for game in args.game or ["chess", "checkers"]:
+        if game == "chess" and CHESS_NATIVE:
+            both(game, args.chess_depth, args.repeat)
+            continue
         if game == "chess":
             counts, seconds = chess_nodes(args.chess_depth)
             depth = args.chess_depth
         elif NATIVE:
-            checkers_both(args.checkers_depth, args.repeat)
+            both(game, args.checkers_depth, args.repeat)
             continue
         else:
             counts, seconds = checkers_nodes(args.checkers_depth)
