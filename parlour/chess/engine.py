@@ -32,6 +32,12 @@ endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
 scored once per arrangement of pawns and looked up by a pawn key carried through
 the search; plus the bishop pair and a small bonus for the side to move.
 
+Where ``parlour compile`` has built it, the same search runs in C
+(:mod:`parlour.chess.native`, through :class:`NativeSearcher`, which
+:func:`new_searcher` and so :class:`ChessEngine` and the UCI front end choose):
+node for node the search below, with the same moves, scores and lines, many times
+as many nodes a second. :class:`Searcher` is the Python one everywhere.
+
 >>> from parlour.chess.rules import CHESS
 >>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
 >>> engine = ChessEngine()

@@ -114,6 +114,7 @@ typedef struct {
 } Tables;
 
 static Tables T;
+static int tables_loaded = 0;
 
 static void
 init_board(void)
@@ -1486,7 +1487,7 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_RuntimeError, "the searcher is searching");
         return -1;
     }
-    Tables *read = malloc(sizeof(Tables));
+    Tables *read = calloc(1, sizeof(Tables));
     if (read == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -1502,8 +1503,18 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         return -1;
     }
-    /* The tables are the engine's constants: every searcher hands over the same. */
-    T = *read;
+    /* The tables are the engine's constants: the first searcher's are kept, and
+     * every later one must hand over the same (a search may be reading them in
+     * another thread, without the GIL). */
+    if (!tables_loaded) {
+        T = *read;
+        tables_loaded = 1;
+    } else if (memcmp(&T, read, sizeof(Tables)) != 0) {
+        free(pawns);
+        free(read);
+        PyErr_SetString(PyExc_ValueError, "the tables differ from those of the first searcher");
+        return -1;
+    }
     free(read);
     free(self->pawns);
     self->pawns = pawns;

@@ -21,10 +21,14 @@ import pytest
 
 from parlour import compiled
 from parlour.chess.engine import (
+    MATE,
+    MATE_BOUND,
+    TEMPO,
     ChessEngine,
     NativeSearcher,
     Searcher,
     SearchResult,
+    native_tables,
     new_searcher,
 )
 from parlour.chess.rules import CHESS, ChessState
@@ -310,3 +314,16 @@ def test_the_engine_and_the_uci_front_end_search_in_c() -> None:
     assert type(new_searcher(native=False)) is Searcher
     state = CHESS.state_from_text(BACK_RANK)
     assert state.move_to_text(ChessEngine().choose_move(state, level=3)) == "Ra8#"
+
+
+def test_the_tables_are_checked() -> None:
+    native = load_native()
+    tables = native_tables()
+    native.Searcher(tables)
+    changed = dict(tables, tempo=(TEMPO + 1,))
+    with pytest.raises(ValueError, match="differ"):
+        native.Searcher(changed)
+    with pytest.raises(ValueError, match="MATE"):
+        native.Searcher(dict(tables, constants=(MATE + 1, MATE_BOUND, 100, 256)))
+    with pytest.raises(ValueError, match="3840"):
+        native.Searcher(dict(tables, pst_mg=(0,) * 10))
