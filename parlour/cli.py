@@ -849,10 +849,10 @@ def _add_compile(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     """The ``compile`` command (a sub-parser of ``commands``)."""
     compile_ = commands.add_parser(
         "compile",
-        help="compile the engines' hot modules with mypyc, and the checkers search in C "
-        "(optional; faster play)",
+        help="compile the engines' hot modules with mypyc, and the checkers and chess "
+        "searches in C (optional; faster play)",
         description="Compile the engines' move generation and search to C with mypyc, and "
-        "the checkers search written in C, in place beside their sources (needs a C "
+        "the checkers and chess searches written in C, in place beside their sources (needs a C "
         "compiler, Python's headers, mypy and setuptools; a minute or two). Parlour runs "
         "the pure-Python modules wherever they are not built, or are older than their "
         "sources, or PARLOUR_PURE=1 is set.",
