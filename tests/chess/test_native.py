@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from itertools import pairwise
 from types import ModuleType
 from typing import Any
 
@@ -259,6 +260,7 @@ def test_the_same_searches_along_a_game() -> None:
     load_native()
     python, in_c = Searcher(hash_entries=3000), NativeSearcher(hash_entries=3000)
     state = CHESS.state_from_text(ITALIAN)
+    sizes = []
     for ply in range(16):
         limits: dict[str, Any] = {"depth": 4}
         if ply % 5 == 3:
@@ -267,10 +269,14 @@ def test_the_same_searches_along_a_game() -> None:
             limits = {"nodes": 5000}
         found = python.search(state, **limits)
         assert summary(in_c.search(state, **limits)) == summary(found), ply
+        assert in_c.native.table_count == len(python.table), ply
+        sizes.append(len(python.table))
         state.push(found.move)
         if state.is_over():
             break
-    assert state.move_stack  # a game was played
+    assert len(sizes) == 16
+    # the table outgrew hash_entries and was cleared at a search's start
+    assert any(later < earlier for earlier, later in pairwise(sizes))
     python.clear()
     in_c.clear()
     assert summary(in_c.search(state, depth=4)) == summary(python.search(state, depth=4))
