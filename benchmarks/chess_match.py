@@ -342,7 +342,7 @@ def main() -> int:
             return chess.engine.Limit(time=args.movetime)
         if level is not None:
             return chess.engine.Limit()
-        return chess.engine.Limit(time=LEVELS[args.level][0] if args.level else 0.5)
+        return chess.engine.Limit(time=LEVELS[args.level].seconds if args.level else 0.5)
 
     ours_limit = chess.engine.Limit(nodes=args.nodes) if args.nodes else limit(args.level)
     print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)

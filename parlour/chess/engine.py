@@ -1286,19 +1286,38 @@ def new_searcher(hash_entries: int = 400_000, *, native: bool = True) -> Searche
 
 # -- the engine ----------------------------------------------------------------------
 
-#: Per level: the most seconds a move takes, the deepest search (None: as time
-#: allows), and the margin in centipawns within which a weak level picks any move.
-LEVELS: dict[int, tuple[float, int | None, int]] = {
-    1: (0.3, 1, 220),
-    2: (0.4, 2, 120),
-    3: (0.5, 2, 50),
-    4: (0.4, None, 0),
-    5: (0.9, None, 0),
-    6: (1.5, None, 0),
-    7: (2.5, None, 0),
-    8: (4.0, None, 0),
-    9: (6.0, None, 0),
-    10: (10.0, None, 0),
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one level searches: at most ``seconds`` a move; levels 1-3 to a fixed
+    ``depth``, picking any move within ``margin`` centipawns of the best; levels 4-7
+    a fixed number of ``nodes`` a move (so that their measured strength does not
+    depend on the machine or on which search runs: the C one finds the same moves
+    as the Python one, only sooner), and the top levels as deep as their time
+    allows."""
+
+    seconds: float
+    depth: int | None = None
+    margin: int = 0
+    nodes: int | None = None
+
+
+#: The levels. Levels 4 to 6 search about as many nodes as the Python search
+#: reached in the 0.4, 0.9 and 1.5 s a move at which they were measured against
+#: Stockfish (its 75,000 to 95,000 nodes a second on a quiet machine, most
+#: searches stopping at 55 to 75 % of their time when the next iteration would not
+#: finish); level 7 what the C search reaches in 0.5 s (docs/benchmarks.md).
+LEVELS: dict[int, Level] = {
+    1: Level(0.3, depth=1, margin=220),
+    2: Level(0.4, depth=2, margin=120),
+    3: Level(0.5, depth=2, margin=50),
+    4: Level(1.0, nodes=15_000),
+    5: Level(1.0, nodes=50_000),
+    6: Level(2.0, nodes=80_000),
+    7: Level(3.0, nodes=640_000),
+    8: Level(3.0),
+    9: Level(5.0),
+    10: Level(10.0),
 }
 
 
@@ -1372,14 +1391,14 @@ class ChessEngine(Engine[Move]):
         "games to level 3: under 900 on Stockfish's UCI_Elo scale",
         3: "two plies ahead, any move within half a pawn of the best; lost all 40 games "
         "to level 4: under 1400 on Stockfish's UCI_Elo scale",
-        4: "the full search for 0.4 s a move: about 1750 on Stockfish's UCI_Elo scale "
-        "(92 % against Stockfish at UCI_Elo 1350, 81 % at 1600, 0.4 s a move)",
-        5: "the full search for 0.9 s a move: about 1775 on Stockfish's UCI_Elo scale, "
-        "a rough figure (75 % against level 4 over 18 games; 9 % against Stockfish at "
-        "UCI_Elo 2000, 0.9 s a move, over 22)",
-        6: "the full search for 1.5 s a move: about 1850 on Stockfish's UCI_Elo scale, "
-        "a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, over 22 "
-        "games; 81 % against level 5 over 8)",
+        4: "the full search to 15,000 nodes a move: about 1750 on Stockfish's UCI_Elo "
+        "scale (92 % against Stockfish at UCI_Elo 1350, 81 % at 1600, 0.4 s a move)",
+        5: "the full search to 50,000 nodes a move: about 1775 on Stockfish's UCI_Elo "
+        "scale, a rough figure (75 % against level 4 over 18 games; 9 % against "
+        "Stockfish at UCI_Elo 2000, 0.9 s a move, over 22)",
+        6: "the full search to 80,000 nodes a move: about 1850 on Stockfish's UCI_Elo "
+        "scale, a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, "
+        "over 22 games; 81 % against level 5 over 8)",
     }
 
     def __init__(self, *, native: bool = True) -> None:
@@ -1390,7 +1409,7 @@ class ChessEngine(Engine[Move]):
 
     def time_limit(self, level: int) -> float:
         self.check_level(level)
-        return LEVELS[level][0]
+        return LEVELS[level].seconds
 
     def _chess_state(self, state: State[Move]) -> ChessState:
         if not isinstance(state, ChessState):
@@ -1410,19 +1429,20 @@ class ChessEngine(Engine[Move]):
         chess_state = self._chess_state(state)
         level = self.check_level(self.default_level if level is None else level)
         rng = rng or random.Random()
-        level_seconds, depth, margin = LEVELS[level]
-        seconds = level_seconds if seconds is None else min(level_seconds, seconds)
+        chosen = LEVELS[level]
+        margin = chosen.margin
+        seconds = chosen.seconds if seconds is None else min(chosen.seconds, seconds)
         with self.lock:
             if margin:
                 result = self.searcher.search(
-                    chess_state, seconds=seconds, depth=depth, exact_root=True, margin=margin
+                    chess_state, seconds=seconds, depth=chosen.depth, exact_root=True, margin=margin
                 )
                 best = result.root_scores[0][1] if result.root_scores else result.score
                 if abs(best) >= MATE_BOUND or not result.root_scores:
                     return result.move  # even a beginner sees a mate in one
                 candidates = [m for m, s in result.root_scores if s >= best - margin]
                 return rng.choice(candidates)
-            return self.searcher.search(chess_state, seconds=seconds).move
+            return self.searcher.search(chess_state, seconds=seconds, nodes=chosen.nodes).move
 
     def winning_chances(self, score: float) -> float:
         """lichess's curve over centipawns; a mate as lichess weighs it.
@@ -1486,7 +1506,7 @@ class ChessEngine(Engine[Move]):
     def hint(self, state: State[Move]) -> Hint[Move]:
         chess_state = self._chess_state(state)
         with self.lock:
-            result = self.searcher.search(chess_state, seconds=LEVELS[self.default_level][0])
+            result = self.searcher.search(chess_state, seconds=LEVELS[self.default_level].seconds)
         return Hint(
             result.move,
             chess_state.move_to_text(result.move),

@@ -238,7 +238,9 @@ class UciEngine:
         depth = numbers.get("depth") or (2 * numbers["mate"] if "mate" in numbers else None)
         nodes = numbers.get("nodes")
         if not infinite and depth is None and nodes is None and seconds is None:
-            seconds = LEVELS[self.level][0]
+            # A bare go: the level's own limits, as in a game against the computer.
+            seconds = LEVELS[self.level].seconds
+            nodes = LEVELS[self.level].nodes
         self.searchmoves = searchmoves
         self.stop_event = threading.Event()
         self.thread = threading.Thread(
@@ -305,13 +307,14 @@ class UciEngine:
         use_all_time: bool = False,
     ) -> None:
         try:
-            level_seconds, level_depth, margin = LEVELS[self.level]
+            level = LEVELS[self.level]
+            margin = level.margin
             if margin:
                 # The weak levels play their deliberate mistakes here too.
                 result = self.searcher.search(
                     state,
-                    seconds=min(seconds or level_seconds, level_seconds),
-                    depth=level_depth,
+                    seconds=min(seconds or level.seconds, level.seconds),
+                    depth=level.depth,
                     stop=stop,
                     exact_root=True,
                     margin=margin,
@@ -366,7 +369,7 @@ class UciEngine:
             self.explain("ponderhit: no search is pondering")
             return
         self.infinite = False
-        seconds = self.ponder_seconds or LEVELS[self.level][0]
+        seconds = self.ponder_seconds or LEVELS[self.level].seconds
         timer = threading.Timer(seconds, self.stop_event.set)
         timer.daemon = True
         timer.start()

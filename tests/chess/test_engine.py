@@ -250,7 +250,7 @@ def test_level_one_loses_to_the_default_level() -> None:
 def test_levels_are_bounded_in_time() -> None:
     engine = ChessEngine()
     limits = [engine.time_limit(level) for level in range(1, 11)]
-    assert limits == [LEVELS[level][0] for level in range(1, 11)]
+    assert limits == [LEVELS[level].seconds for level in range(1, 11)]
     assert max(limits) <= 10 and limits[-1] == max(limits)
     assert engine.time_limit(engine.default_level) <= 1.0
     with pytest.raises(ValueError, match="levels run from 1 to 10"):
