@@ -1381,7 +1381,8 @@ class ChessEngine(Engine[Move]):
     #: 1600 at 0.4 s a move (40 games each), the levels below it each against the
     #: one above (40 games), level 5 against level 4 (18 games) and Stockfish at 2000
     #: (22), level 6 against level 5 (8) and Stockfish at 1800 (22); levels 4 to 6 are
-    #: the maximum-likelihood fit of all those games together. Each level below 4
+    #: the maximum-likelihood fit of all those games together; level 7 against
+    #: Stockfish at 2000 (100 games, 0.5 s a move). Each level below 4
     #: won (nearly) no game against the one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks one ply ahead and plays any move within about two pawns "
@@ -1399,6 +1400,9 @@ class ChessEngine(Engine[Move]):
         6: "the full search to 80,000 nodes a move: about 1850 on Stockfish's UCI_Elo "
         "scale, a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, "
         "over 22 games; 81 % against level 5 over 8)",
+        7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
+        "about 1950 on Stockfish's UCI_Elo scale (42.5 % against Stockfish at UCI_Elo "
+        "2000, 0.5 s a move, over 100 games; all 20 won against Sunfish)",
     }
 
     def __init__(self, *, native: bool = True) -> None:
