@@ -53,7 +53,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from parlour.chess.board import (
@@ -519,11 +519,14 @@ class SearchInfo:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
+    """What a search found. Two results are equal when all but the time they took
+    is (the C and the Python search, node for node, find equal results)."""
+
     move: Move
     score: int
     depth: int
     nodes: int
-    seconds: float
+    seconds: float = field(compare=False)
     pv: tuple[Move, ...]
     #: Exact scores of every root move (only for the weakened levels' searches).
     root_scores: tuple[tuple[Move, int], ...] = ()
