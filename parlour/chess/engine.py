@@ -30,9 +30,7 @@ seventh, pawns worth more as they advance (much more in the endgame), the king
 tucked away behind its pawns while queens are on and marching to the centre in the
 endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
 scored once per arrangement of pawns and looked up by a pawn key carried through
-the search; the kings' shelter (their own pawns close in front of them, the enemy's
-not storming), scored once per arrangement of pawns and kings in the same way; plus
-the bishop pair and a small bonus for the side to move.
+the search; plus the bishop pair and a small bonus for the side to move.
 
 Where ``parlour compile`` has built it, the same search runs in C
 (:mod:`parlour.chess.native`, through :class:`NativeSearcher`, which
@@ -65,10 +63,8 @@ from parlour.chess.board import (
     CASTLING_ROOK,
     CELL,
     EN_PASSANT,
-    FILE_OF,
     KING,
     KNIGHT,
-    OFF,
     PAWN,
     PROMOTE,
     QUEEN,
@@ -369,48 +365,6 @@ def pawn_structure(board: list[int]) -> tuple[int, int]:
     return mg, eg
 
 
-# -- the kings' shelter ---------------------------------------------------------------
-# With queens on, a king wants its own pawns close in front of it and the enemy's far
-# away. Like the pawn structure this rests on few pieces (the pawns and the two kings),
-# so it too is scored once per arrangement, keyed by the pawn key and the kings' keys.
-
-#: On each of the three files around the king (its own and the two beside it; b, c,
-#: d for a king on a, e, f, g for one on h), by how far in front of the king's rank
-#: its own nearest pawn stands (0: beside it); 8: no pawn of its own in front.
-SHELTER = (0, 0, -12, -24, -36, -36, -36, -36, -36)
-#: On the same files, by how far in front of the king the nearest enemy pawn stands,
-#: unless one of the king's own pawns stands just before it (a storm that is blocked).
-STORM = (0, 0, -24, -12, -6, 0, 0, 0)
-_shelter_table: dict[int, int] = {}
-
-
-def shelter(board: list[int], king: int, color: int) -> int:
-    """The shelter of ``color``'s king on cell ``king``: its middlegame score (0 at
-    best), from that side's point of view."""
-    own, enemy = color | PAWN, (color ^ (WHITE | BLACK)) | PAWN
-    forward = 10 if color == WHITE else -10
-    file = FILE_OF[king]
-    centre = min(max(file, 1), 6)
-    score = 0
-    for f in (centre - 1, centre, centre + 1):
-        cell = king + f - file
-        nearest = 8
-        storm = 0
-        distance = 0
-        while board[cell] != OFF:
-            piece = board[cell]
-            if piece == own and nearest == 8:
-                nearest = distance
-            elif piece == enemy:
-                if board[cell - forward] != own:
-                    storm = STORM[distance]
-                break
-            cell += forward
-            distance += 1
-        score += SHELTER[nearest] + storm
-    return score
-
-
 def evaluate(state: ChessState) -> int:
     """The static evaluation in centipawns from the side to move's point of view."""
     mg, eg, phase = evaluate_terms(state)
@@ -423,19 +377,9 @@ def _blend(state: ChessState, mg: int, eg: int, phase: int, pawns: int) -> int:
         if len(_pawn_table) >= _PAWN_TABLE_SIZE:
             _pawn_table.clear()
         structure = _pawn_table[pawns] = pawn_structure(state.board)
-    kings = state.kings
-    key = pawns ^ ZOBRIST[WHITE | KING][kings[0]] ^ ZOBRIST[BLACK | KING][kings[1]]
-    kings_shelter = _shelter_table.get(key)
-    if kings_shelter is None:
-        if len(_shelter_table) >= _PAWN_TABLE_SIZE:
-            _shelter_table.clear()
-        b = state.board
-        kings_shelter = _shelter_table[key] = shelter(b, kings[0], WHITE) - shelter(
-            b, kings[1], BLACK
-        )
     if phase > 24:
         phase = 24
-    score = (mg + structure[0] + kings_shelter) * phase + (eg + structure[1]) * (24 - phase)
+    score = (mg + structure[0]) * phase + (eg + structure[1]) * (24 - phase)
     # Divided after taking the mover's side, so both colours round alike.
     return (score if state.color == WHITE else -score) // 24 + TEMPO
 
@@ -482,8 +426,6 @@ def native_tables() -> dict[str, tuple[int, ...]]:
         "doubled_eg": (DOUBLED_EG,),
         "isolated_mg": (ISOLATED_MG,),
         "isolated_eg": (ISOLATED_EG,),
-        "shelter": SHELTER,
-        "storm": STORM,
         "tempo": (TEMPO,),
         "futility_margin": (FUTILITY_MARGIN,),
         "late_move_count": LATE_MOVE_COUNT,

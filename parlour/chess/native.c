@@ -108,8 +108,6 @@ typedef struct {
     int passed_mg[8];
     int passed_eg[8];
     int doubled_mg, doubled_eg, isolated_mg, isolated_eg;
-    int shelter[9];
-    int storm[8];
     int tempo;
     int futility_margin;
     int late_move_count[4];
@@ -637,39 +635,6 @@ typedef struct {
     int used;
 } PawnEntry;
 
-/* engine.py shelter: the shelter of colour's king on cell king, from its side. */
-static int
-shelter(const int *b, int king, int color)
-{
-    int own = color | PAWN, enemy = (color ^ (WHITE | BLACK)) | PAWN;
-    int forward = color == WHITE ? 10 : -10;
-    int file = FILE_OF[king];
-    int centre = file < 1 ? 1 : file > 6 ? 6 : file;
-    int score = 0;
-    for (int f = centre - 1; f <= centre + 1; f++) {
-        int cell = king + f - file, nearest = 8, storm = 0;
-        for (int distance = 0; b[cell] != OFF; cell += forward, distance++) {
-            int piece = b[cell];
-            if (piece == own && nearest == 8) {
-                nearest = distance;
-            } else if (piece == enemy) {
-                if (b[cell - forward] != own)
-                    storm = T.storm[distance];
-                break;
-            }
-        }
-        score += T.shelter[nearest] + storm;
-    }
-    return score;
-}
-
-/* The kings' shelter by the pawn key and the kings' keys (engine.py _shelter_table). */
-typedef struct {
-    uint64_t key;
-    int mg;
-    int used;
-} ShelterEntry;
-
 /* Python's floor division by a positive divisor. */
 static inline int64_t
 floor_divide(int64_t a, int64_t b)
@@ -793,7 +758,6 @@ typedef struct {
     int64_t history[32][120]; /* Searcher.history: (piece, to cell) -> credit */
     Move killers[MAX_PLY][2];
     PawnEntry *pawns;
-    ShelterEntry *shelters;
     Move moves[MAX_PLY + 2][MAX_MOVES];
     Scored scored[MAX_PLY + 2][MAX_MOVES];
 
@@ -894,18 +858,9 @@ blend(S *s, int mg, int eg, int phase, uint64_t pawns)
         e->key = pawns;
         e->used = 1;
     }
-    const int *k = s->pos.kings;
-    uint64_t key = pawns ^ T.zobrist[WHITE | KING][k[0]] ^ T.zobrist[BLACK | KING][k[1]];
-    ShelterEntry *h = &s->shelters[(key ^ key >> 32) & ((1u << PAWN_CACHE_BITS) - 1)];
-    if (!h->used || h->key != key) {
-        h->mg = shelter(s->pos.b, k[0], WHITE) - shelter(s->pos.b, k[1], BLACK);
-        h->key = key;
-        h->used = 1;
-    }
     if (phase > 24)
         phase = 24;
-    int64_t score =
-        (int64_t)(mg + e->mg + h->mg) * phase + (int64_t)(eg + e->eg) * (24 - phase);
+    int64_t score = (int64_t)(mg + e->mg) * phase + (int64_t)(eg + e->eg) * (24 - phase);
     return (int)floor_divide(s->pos.color == WHITE ? score : -score, 24) + T.tempo;
 }
 
@@ -1437,8 +1392,6 @@ read_tables(PyObject *tables, Tables *t)
         || read_number(tables, "doubled_eg", &t->doubled_eg) < 0
         || read_number(tables, "isolated_mg", &t->isolated_mg) < 0
         || read_number(tables, "isolated_eg", &t->isolated_eg) < 0
-        || read_sequence(tables, "shelter", 9, t->shelter, NULL) < 0
-        || read_sequence(tables, "storm", 8, t->storm, NULL) < 0
         || read_number(tables, "tempo", &t->tempo) < 0
         || read_number(tables, "futility_margin", &t->futility_margin) < 0
         || read_sequence(tables, "late_move_count", 4, t->late_move_count, NULL) < 0
@@ -1518,7 +1471,6 @@ Searcher_dealloc(SearcherObject *self)
 {
     free(self->table.entries);
     free(self->pawns);
-    free(self->shelters);
     free(self->pos.stack);
     Py_XDECREF(self->stop);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1545,10 +1497,8 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     PawnEntry *pawns = calloc((size_t)1 << PAWN_CACHE_BITS, sizeof(PawnEntry));
-    ShelterEntry *shelters = calloc((size_t)1 << PAWN_CACHE_BITS, sizeof(ShelterEntry));
-    if (pawns == NULL || shelters == NULL || !table_reset(&self->table, TABLE_START)) {
+    if (pawns == NULL || !table_reset(&self->table, TABLE_START)) {
         free(pawns);
-        free(shelters);
         free(read);
         PyErr_NoMemory();
         return -1;
@@ -1561,16 +1511,13 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
         tables_loaded = 1;
     } else if (memcmp(&T, read, sizeof(Tables)) != 0) {
         free(pawns);
-        free(shelters);
         free(read);
         PyErr_SetString(PyExc_ValueError, "the tables differ from those of the first searcher");
         return -1;
     }
     free(read);
     free(self->pawns);
-    free(self->shelters);
     self->pawns = pawns;
-    self->shelters = shelters;
     memset(self->history, 0, sizeof self->history);
     memset(self->killers, 0, sizeof self->killers);
     self->loaded = 0;

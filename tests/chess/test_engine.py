@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from parlour.chess.board import BLACK, WHITE, Move
+from parlour.chess.board import Move
 from parlour.chess.engine import (
     LEVELS,
     MATE,
@@ -21,7 +21,6 @@ from parlour.chess.engine import (
     evaluate_terms,
     pawn_key,
     pawn_structure,
-    shelter,
 )
 from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import GameOverError
@@ -372,32 +371,6 @@ def test_pawn_structure_terms(fen: str, expected: tuple[int, int]) -> None:
     assert pawn_structure(state.board) == expected
     mirrored = CHESS.state_from_text(chess.Board(fen).mirror().fen())
     assert pawn_structure(mirrored.board) == (-expected[0], -expected[1])
-
-
-@pytest.mark.parametrize(
-    ("fen", "expected"),
-    [
-        # Both kings behind three unmoved pawns: nothing to pay.
-        ("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", 0),
-        # h3 stands two ranks in front of the king on g1.
-        ("6k1/5ppp/8/8/8/7P/5PP1/6K1 w - - 0 1", -12),
-        # No g-pawn in front of g1 (-36) and Black's g3 storming, not blocked (-24);
-        # Black's h-pawn before White's h2 is a blocked storm (nothing).
-        ("6k1/5pp1/8/8/8/6p1/5P1p/6K1 w - - 0 1", -60),
-        # A king on the h-file is judged on f, g and h; one in the centre on d, e, f:
-        # White's e4 three ranks in front of e1 (-24); no Black pawn on the d- or
-        # e-file (-36 each), and White's e4 four ranks from e8, nothing of Black's
-        # before it (-6); White's d2 six ranks away is no storm.
-        ("4k3/5p2/8/8/4P3/8/3P1P2/4K2R w - - 0 1", -24 - (-36 - 36 - 6)),
-    ],
-)
-def test_king_shelter_terms(fen: str, expected: int) -> None:
-    state = CHESS.state_from_text(fen)
-    board, kings = state.board, state.kings
-    assert shelter(board, kings[0], WHITE) - shelter(board, kings[1], BLACK) == expected
-    mirrored = CHESS.state_from_text(chess.Board(fen).mirror().fen())
-    board, kings = mirrored.board, mirrored.kings
-    assert shelter(board, kings[0], WHITE) - shelter(board, kings[1], BLACK) == -expected
 
 
 def test_each_measured_level_states_its_place_on_stockfishs_scale() -> None:
