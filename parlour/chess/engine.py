@@ -1324,6 +1324,26 @@ LEVELS: dict[int, Level] = {
 }
 
 
+def deliberate_choice(result: SearchResult, margin: int, rng: random.Random) -> Move:
+    """A weak level's move from a search with exact root scores (``exact_root``):
+    any root move within ``margin`` centipawns of the best, taken at random, but a
+    mate the search sees is played outright (even a beginner takes a mate in one),
+    and so is the best move when the search scored no root move.
+
+    >>> from parlour.chess.rules import CHESS
+    >>> state = CHESS.state_from_text("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    >>> result = new_searcher(native=False).search(state, depth=2, exact_root=True, margin=300)
+    >>> deliberate_choice(result, 300, random.Random(1)).uci()
+    'a1a8'
+    """
+    if not result.root_scores:
+        return result.move
+    best = result.root_scores[0][1]
+    if abs(best) >= MATE_BOUND:
+        return result.move
+    return rng.choice([m for m, score in result.root_scores if score >= best - margin])
+
+
 def mate_in(score: int) -> int | None:
     """Moves to mate for a score (negative: the side to move is mated), or None.
 
@@ -1444,11 +1464,7 @@ class ChessEngine(Engine[Move]):
                 result = self.searcher.search(
                     chess_state, seconds=seconds, depth=chosen.depth, exact_root=True, margin=margin
                 )
-                best = result.root_scores[0][1] if result.root_scores else result.score
-                if abs(best) >= MATE_BOUND or not result.root_scores:
-                    return result.move  # even a beginner sees a mate in one
-                candidates = [m for m, s in result.root_scores if s >= best - margin]
-                return rng.choice(candidates)
+                return deliberate_choice(result, margin, rng)
             return self.searcher.search(chess_state, seconds=seconds, nodes=chosen.nodes).move
 
     def winning_chances(self, score: float) -> float:
@@ -1531,6 +1547,7 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "assess",
+    "deliberate_choice",
     "evaluate",
     "mate_in",
     "native_tables",

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from parlour.chess.board import Move
-from parlour.chess.engine import LEVELS, SearchInfo, new_searcher
+from parlour.chess.engine import LEVELS, SearchInfo, deliberate_choice, new_searcher
 from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import ParlourError
 
@@ -321,9 +321,7 @@ class UciEngine:
                     on_iteration=self._info,
                     searchmoves=self.searchmoves,
                 )
-                best = result.root_scores[0][1] if result.root_scores else result.score
-                choices = [m for m, s in result.root_scores if s >= best - margin]
-                move = self.rng.choice(choices) if choices else result.move
+                move = deliberate_choice(result, margin, self.rng)
                 ponder = None
             else:
                 result = self.searcher.search(

@@ -16,7 +16,9 @@ from parlour.chess.engine import (
     MATE_BOUND,
     ChessEngine,
     Searcher,
+    SearchResult,
     assess,
+    deliberate_choice,
     evaluate,
     evaluate_terms,
     pawn_key,
@@ -99,6 +101,34 @@ def test_every_level_plays_mate_in_one_and_default_level_mates(fen: str) -> None
     board = chess.Board(fen)
     board.push_uci(move.uci())
     assert board.is_checkmate() or forces_mate_in_one_more(board)
+
+
+def test_the_weak_levels_choose_among_the_moves_within_their_margin() -> None:
+    moves = [Move.from_uci(text) for text in ("e2e4", "d2d4", "g1f3", "b1a3")]
+
+    def result(*scores: int) -> SearchResult:
+        root = tuple(zip(moves, scores, strict=True))
+        return SearchResult(moves[0], scores[0], 2, 100, 0.1, (moves[0],), root_scores=root)
+
+    rng = random.Random(5)
+    picked = {deliberate_choice(result(40, 0, -20, -200), 60, rng) for _ in range(200)}
+    assert picked == set(moves[:3])  # all three within 60 of the best, never the fourth
+    for best in (MATE - 1, -MATE + 2):  # a seen mate, either way, is played as searched
+        picked = {deliberate_choice(result(best, best, best, best), 60, rng) for _ in range(50)}
+        assert picked == {moves[0]}
+    empty = SearchResult(moves[1], 0, 1, 10, 0.1, (moves[1],))
+    assert deliberate_choice(empty, 60, rng) == moves[1]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_weak_levels_take_a_mate_in_one(level: int) -> None:
+    engine = ChessEngine()
+    for seed in range(4):
+        for fen in MATE_IN_ONE:
+            move = engine.choose_move(CHESS.state_from_text(fen), level, random.Random(seed))
+            board = chess.Board(fen)
+            board.push_uci(move.uci())
+            assert board.is_checkmate(), (level, fen, move.uci())
 
 
 @pytest.mark.parametrize(

@@ -140,6 +140,15 @@ def test_a_weak_level_over_uci_still_plays_legally() -> None:
     assert chess.Move.from_uci(bestmove(lines)) in chess.Board().legal_moves
 
 
+def test_the_weak_levels_over_uci_take_a_mate_in_one() -> None:
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+    for level in (1, 2, 3):
+        lines = session(f"setoption name Level value {level}", f"position fen {fen}", "go")
+        board = chess.Board(fen)
+        board.push_uci(bestmove(lines))
+        assert board.is_checkmate(), (level, lines)
+
+
 def test_a_short_game_through_python_chess() -> None:
     engine = chess.engine.SimpleEngine.popen_uci(
         [sys.executable, "-m", "parlour", "uci"], cwd=str(ROOT)
