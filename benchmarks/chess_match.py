@@ -168,7 +168,11 @@ OPENINGS = [
 
 
 def open_engine(
-    kind: str, elo: int | None, root: Path = ROOT, level: int | None = None
+    kind: str,
+    elo: int | None,
+    root: Path = ROOT,
+    level: int | None = None,
+    hash_mb: int | None = None,
 ) -> chess.engine.SimpleEngine:
     if kind == "parlour":
         # python -m runs the copy in the working directory: ``root`` picks which.
@@ -177,6 +181,8 @@ def open_engine(
         )
         if level is not None:
             engine.configure({"Level": level})
+        if hash_mb is not None:
+            engine.configure({"Hash": hash_mb})
         return engine
     if kind == "sunfish":
         if not (os.path.exists(SUNFISH) or shutil.which(SUNFISH)):
@@ -318,6 +324,16 @@ def parse_args() -> argparse.Namespace:
         help="for the peer parlour with --nodes: its own node count instead (to give "
         "two copies of unequal speed the same time in nodes)",
     )
+    parser.add_argument(
+        "--hash",
+        type=int,
+        help="Parlour's UCI option Hash (MB; its default when not given)",
+    )
+    parser.add_argument(
+        "--peer-hash",
+        type=int,
+        help="for the peer parlour: its UCI option Hash (MB)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--offset",
@@ -328,6 +344,8 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if args.peer_level is not None and args.peer != "parlour":
         parser.error("--peer-level is for the peer parlour")
+    if args.peer_hash is not None and args.peer != "parlour":
+        parser.error("--peer-hash is for the peer parlour")
     if args.peer_nodes is not None and not (args.nodes and args.peer == "parlour"):
         parser.error("--peer-nodes is for the peer parlour, with --nodes")
     return args
@@ -362,8 +380,8 @@ def main() -> int:
     start = time.time()
 
     def worker() -> None:
-        ours = open_engine("parlour", None, args.root, args.level)
-        peer = open_engine(args.peer, args.elo, args.peer_root, args.peer_level)
+        ours = open_engine("parlour", None, args.root, args.level, args.hash)
+        peer = open_engine(args.peer, args.elo, args.peer_root, args.peer_level, args.peer_hash)
         try:
             while True:
                 with lock:
@@ -409,6 +427,10 @@ def main() -> int:
         return "its level's time" if lim.time is None else f"{lim.time:g} s/move"
 
     ours_name = f"Parlour at {args.root}" + (f", level {args.level}" if args.level else "")
+    if args.hash is not None:
+        ours_name += f", Hash {args.hash} MB"
+    if args.peer_hash is not None:
+        peer_name += f", Hash {args.peer_hash} MB"
     print(
         f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}): "
         f"{summary(points)}"
