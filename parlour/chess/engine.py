@@ -16,7 +16,9 @@ The search:
 * a transposition table on the Zobrist hash (depth, score, bound, best move), mate
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
-  valuable attacker, queen promotions, two killer moves per ply, the history table;
+  valuable attacker, queen promotions, two killer moves per ply, the counter-move
+  (the quiet move that last refuted the move just played), then the history table
+  (credit for a quiet refutation, as much taken from the quiet moves tried before it);
 * quiescence search over captures and queen promotions, with delta pruning, and
   over every evasion when a capture gives check (so mates there are seen);
 * a repetition on the path, or the fifty-move count, scores as a draw;
@@ -500,6 +502,8 @@ class Searcher:
         self.hash_entries = hash_entries
         self.table: dict[int, tuple[int, int, int, InternalMove | None]] = {}
         self.history: dict[tuple[int, int], int] = {}
+        #: The quiet move that last refuted each move, by (piece, cell it moved to).
+        self.counters: dict[tuple[int, int], InternalMove] = {}
         self.killers: list[list[InternalMove | None]] = [[None, None] for _ in range(MAX_PLY)]
         self.nodes = 0
         self.seldepth = 0
@@ -516,6 +520,7 @@ class Searcher:
         """Forget everything learned (a new game)."""
         self.table.clear()
         self.history.clear()
+        self.counters.clear()
 
     # -- the public call -----------------------------------------------------------
 
@@ -871,7 +876,12 @@ class Searcher:
             return -MATE + ply if in_check else 0
 
         killers = self.killers[ply]
-        scored = self._ordered(moves, tt_move, killers)
+        # The move that answered the last move best before (not after a pass).
+        last_to = state.stack[-1][0][1] if ply else 0
+        counter_key = (state.board[last_to], last_to)
+        counter = self.counters.get(counter_key) if last_to else None
+        scored = self._ordered(moves, tt_move, killers, counter)
+        quiets_tried: list[InternalMove] = []
 
         original_alpha = alpha
         best_score = -INFINITY
@@ -907,8 +917,12 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         if quiet:
-                            self._remember_refutation(m, killers, depth)
+                            self._remember_refutation(m, killers, depth, quiets_tried)
+                            if last_to:
+                                self.counters[counter_key] = m
                         break
+            if quiet:
+                quiets_tried.append(m)
 
         self._store(key, depth, best_score, original_alpha, beta, ply, best_move)
         return best_score
@@ -962,10 +976,11 @@ class Searcher:
         moves: list[InternalMove],
         tt_move: InternalMove | None,
         killers: list[InternalMove | None],
+        counter: InternalMove | None = None,
     ) -> list[tuple[int, InternalMove]]:
         """The moves with their ordering keys, best first: the table's move, captures
         by most valuable victim and least valuable attacker, a queen promotion, the
-        killers, then quiet moves by their history."""
+        killers, the counter-move, then quiet moves by their history."""
         b = self.state.board
         history = self.history
         scored = []
@@ -982,6 +997,8 @@ class Searcher:
                 s = 800_000
             elif m == killers[1]:
                 s = 790_000
+            elif m == counter:
+                s = 780_000
             else:
                 s = history.get((b[fr], to), 0)
             scored.append((s, m))
@@ -989,15 +1006,26 @@ class Searcher:
         return scored
 
     def _remember_refutation(
-        self, m: InternalMove, killers: list[InternalMove | None], depth: int
+        self,
+        m: InternalMove,
+        killers: list[InternalMove | None],
+        depth: int,
+        quiets_tried: list[InternalMove],
     ) -> None:
         """A quiet move that refuted a position: a killer at this ply, and history
-        credit growing with the depth it was found at."""
+        credit growing with the depth it was found at; the quiet moves searched
+        before it, which did not refute it, lose as much."""
         if killers[0] != m:
             killers[1] = killers[0]
             killers[0] = m
-        hkey = (self.state.board[m[0]], m[1])
-        self.history[hkey] = self.history.get(hkey, 0) + depth * depth
+        board = self.state.board
+        history = self.history
+        credit = depth * depth
+        hkey = (board[m[0]], m[1])
+        history[hkey] = history.get(hkey, 0) + credit
+        for tried in quiets_tried:
+            hkey = (board[tried[0]], tried[1])
+            history[hkey] = history.get(hkey, 0) - credit
 
     def _store(
         self,

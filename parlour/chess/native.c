@@ -756,6 +756,7 @@ typedef struct {
     Position pos;
     Table table;
     int64_t history[32][120]; /* Searcher.history: (piece, to cell) -> credit */
+    Move counters[32][120]; /* Searcher.counters: (piece, to cell) -> refutation, 0 none */
     Move killers[MAX_PLY][2];
     PawnEntry *pawns;
     Move moves[MAX_PLY + 2][MAX_MOVES];
@@ -1148,6 +1149,13 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     if (!n)
         return checked ? -MATE + ply : 0;
 
+    /* The move that answered the last move best before (not after a pass). */
+    int last_to = ply ? MOVE_TO(p->stack[p->stack_len - 1].move) : 0;
+    Move *counter_slot = last_to ? &s->counters[p->b[last_to]][last_to] : NULL;
+    Move counter = last_to ? *counter_slot : 0;
+    Move quiets_tried[MAX_MOVES];
+    int n_quiets = 0;
+
     /* _ordered */
     Move *killers = s->killers[ply];
     Scored *scored = s->scored[ply];
@@ -1167,6 +1175,8 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
             k = 800000;
         else if (m == killers[1])
             k = 790000;
+        else if (m == counter)
+            k = 780000;
         else
             k = s->history[b[fr]][to];
         scored[i].key = k;
@@ -1216,12 +1226,21 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
                             killers[1] = killers[0];
                             killers[0] = m;
                         }
-                        s->history[b[MOVE_FROM(m)]][MOVE_TO(m)] += (int64_t)depth * depth;
+                        int64_t credit = (int64_t)depth * depth;
+                        s->history[b[MOVE_FROM(m)]][MOVE_TO(m)] += credit;
+                        for (int q = 0; q < n_quiets; q++) {
+                            Move tried = quiets_tried[q];
+                            s->history[b[MOVE_FROM(tried)]][MOVE_TO(tried)] -= credit;
+                        }
+                        if (last_to)
+                            *counter_slot = m;
                     }
                     break;
                 }
             }
         }
+        if (quiet)
+            quiets_tried[n_quiets++] = m;
     }
 
     /* _store */
@@ -1519,6 +1538,7 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
     free(self->pawns);
     self->pawns = pawns;
     memset(self->history, 0, sizeof self->history);
+    memset(self->counters, 0, sizeof self->counters);
     memset(self->killers, 0, sizeof self->killers);
     self->loaded = 0;
     return 0;
@@ -1551,6 +1571,7 @@ Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored))
     if (!table_reset(&self->table, TABLE_START))
         return PyErr_NoMemory();
     memset(self->history, 0, sizeof self->history);
+    memset(self->counters, 0, sizeof self->counters);
     Py_RETURN_NONE;
 }
 
