@@ -276,6 +276,12 @@ FUTILITY_MARGIN = 110
 #: Per depth left (1 to 3): after how many moves the rest of the quiet moves at a
 #: null-window node are not searched at all (late-move pruning).
 LATE_MOVE_COUNT = (0, 5, 9, 16)
+#: Aspiration: from this depth, the root is searched first within this many
+#: centipawns either side of the last iteration's score; the window grows fourfold
+#: at each failure and opens fully past the limit.
+ASPIRATION_DEPTH = 5
+ASPIRATION_WIDTH = 35
+ASPIRATION_LIMIT = 1000
 #: More moves than any chess position has.
 MAX_MOVES = 256
 BISHOP_PAIR = 30
@@ -590,7 +596,8 @@ class Searcher:
                     roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
-                    score, move = self._root(d, roots, mg, eg, phase, pawns)
+                    guess = best_score if d > 1 else 0
+                    score, move = self._root_in_window(d, roots, mg, eg, phase, pawns, guess)
             except _Stop:
                 # A stopped iteration's best so far stands for the single line only:
                 # with several, it may be the best of the moves left for a later line.
@@ -681,6 +688,36 @@ class Searcher:
             state.unmake()
         return tuple(line)
 
+    def _root_in_window(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        guess: int,
+    ) -> tuple[int, InternalMove]:
+        """The root searched first in a narrow window around ``guess`` (the previous
+        iteration's score), which most iterations stay inside, so that more of the
+        tree is cut; widened and searched again on the side it failed, the move
+        that failed high tried first."""
+        if depth < ASPIRATION_DEPTH or abs(guess) >= MATE_BOUND:
+            return self._root(depth, roots, mg, eg, phase, pawns)
+        width = ASPIRATION_WIDTH
+        alpha, beta = guess - width, guess + width
+        while True:
+            score, move = self._root(depth, roots, mg, eg, phase, pawns, alpha, beta)
+            if alpha < score < beta:
+                return score, move
+            width *= 4
+            if score <= alpha:
+                alpha = -INFINITY if width > ASPIRATION_LIMIT else alpha - width
+            else:
+                beta = INFINITY if width > ASPIRATION_LIMIT else beta + width
+                roots.remove(move)
+                roots.insert(0, move)
+
     def _root(
         self,
         depth: int,
@@ -689,8 +726,13 @@ class Searcher:
         eg: int,
         phase: int,
         pawns: int,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
     ) -> tuple[int, InternalMove]:
-        alpha, beta = -INFINITY, INFINITY
+        """The best root move and its score within (alpha, beta): at most ``alpha``
+        when every move fails low (the first move then stands), at least ``beta``
+        when one fails high (that one); stored in the table only when exact."""
+        floor = alpha
         best = roots[0]
         state = self.state
         for i, m in enumerate(roots):
@@ -709,7 +751,10 @@ class Searcher:
             if score > alpha:
                 alpha, best = score, m
                 self.partial = (alpha, best)
-        self.table[state.hash] = (depth, alpha, EXACT, best)
+                if alpha >= beta:
+                    return alpha, best
+        if alpha > floor:
+            self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
 
     def _stopped_best(self) -> tuple[int, InternalMove] | None:
@@ -1268,8 +1313,10 @@ class NativeSearcher(Searcher):
         eg: int,
         phase: int,
         pawns: int,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
     ) -> tuple[int, InternalMove]:
-        found = self.native.root(depth, roots, mg, eg, phase, pawns, self.seldepth)
+        found = self.native.root(depth, roots, mg, eg, phase, pawns, self.seldepth, alpha, beta)
         self._counted()
         partial = self.native.partial
         if partial is not None:

@@ -1259,12 +1259,13 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     return best_score;
 }
 
-/* Searcher._root: the score and move, or stopped */
+/* Searcher._root: the score and move within (alpha, beta), or stopped */
 static void
-root_search(S *s, int depth, const Move *roots, int n, Sums at, int *score_out, Move *move_out)
+root_search(S *s, int depth, const Move *roots, int n, Sums at, int alpha, int beta,
+            int *score_out, Move *move_out)
 {
     Position *p = &s->pos;
-    int alpha = -INFINITY_SCORE, beta = INFINITY_SCORE;
+    int floor = alpha;
     Move best = roots[0];
     for (int i = 0; i < n; i++) {
         Move m = roots[i];
@@ -1284,9 +1285,11 @@ root_search(S *s, int depth, const Move *roots, int n, Sums at, int *score_out, 
         if (score > alpha) {
             alpha = score, best = m;
             s->have_partial = 1, s->partial_score = alpha, s->partial_move = best;
+            if (alpha >= beta)
+                break;
         }
     }
-    if (!table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
+    if (alpha > floor && alpha < beta && !table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
         s->out_of_memory = 1;
         s->failed = 1;
         s->stopped = 1;
@@ -1743,11 +1746,11 @@ read_root_args(SearcherObject *self, PyObject *roots, Move *moves, int *n, long 
 static PyObject *
 Searcher_root(SearcherObject *self, PyObject *args)
 {
-    int depth, seldepth, n;
+    int depth, seldepth, n, alpha, beta;
     long long mg, eg, phase;
     PyObject *roots, *pawns_object;
-    if (!PyArg_ParseTuple(args, "iOLLLOi:root", &depth, &roots, &mg, &eg, &phase, &pawns_object,
-                          &seldepth))
+    if (!PyArg_ParseTuple(args, "iOLLLOiii:root", &depth, &roots, &mg, &eg, &phase, &pawns_object,
+                          &seldepth, &alpha, &beta))
         return NULL;
     Move moves[MAX_MOVES];
     Sums at;
@@ -1756,7 +1759,7 @@ Searcher_root(SearcherObject *self, PyObject *args)
     int score = 0;
     Move best = 0;
     start_search(self, seldepth);
-    root_search(self, depth, moves, n, at, &score, &best);
+    root_search(self, depth, moves, n, at, alpha, beta, &score, &best);
     int ended = end_search(self);
     if (ended < 0)
         return NULL;
@@ -1959,8 +1962,8 @@ static PyMethodDef Searcher_methods[] = {
      "begin(board, color, kings, castling, ep, halfmove, hash, stack, seconds, nodes, stop, "
      "hash_entries)\n--\n\nSearcher._begin: load a position and the search's limits."},
     {"root", (PyCFunction)Searcher_root, METH_VARARGS,
-     "root(depth, roots, mg, eg, phase, pawns, seldepth)\n--\n\n"
-     "Searcher._root: (score, move), or None when stopped."},
+     "root(depth, roots, mg, eg, phase, pawns, seldepth, alpha, beta)\n--\n\n"
+     "Searcher._root: (score, move) within (alpha, beta), or None when stopped."},
     {"root_exact", (PyCFunction)Searcher_root_exact, METH_VARARGS,
      "root_exact(depth, roots, mg, eg, phase, pawns, margin, seldepth)\n--\n\n"
      "Every root move's score as Searcher._root_exact finds it, or None when stopped."},
