@@ -920,13 +920,8 @@ class Searcher:
         if not moves:
             return -MATE + ply if in_check else 0
 
-        killers = self.killers[ply]
-        # The move that answered the last move best before (not after a pass).
-        last_to = state.stack[-1][0][1] if ply else 0
-        counter_key = (state.board[last_to], last_to)
-        counter = self.counters.get(counter_key) if last_to else None
-        scored = self._ordered(moves, tt_move, killers, counter)
-        quiets_tried: list[InternalMove] = []
+        scored = self._ordered(moves, tt_move, ply)
+        tried: list[tuple[int, InternalMove]] = []  # searched, with their ordering keys
 
         original_alpha = alpha
         best_score = -INFINITY
@@ -962,12 +957,9 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         if quiet:
-                            self._remember_refutation(m, killers, depth, quiets_tried)
-                            if last_to:
-                                self.counters[counter_key] = m
+                            self._remember_refutation(m, ply, depth, tried)
                         break
-            if quiet:
-                quiets_tried.append(m)
+            tried.append((s, m))
 
         self._store(key, depth, best_score, original_alpha, beta, ply, best_move)
         return best_score
@@ -1020,14 +1012,16 @@ class Searcher:
         self,
         moves: list[InternalMove],
         tt_move: InternalMove | None,
-        killers: list[InternalMove | None],
-        counter: InternalMove | None = None,
+        ply: int,
     ) -> list[tuple[int, InternalMove]]:
         """The moves with their ordering keys, best first: the table's move, captures
         by most valuable victim and least valuable attacker, a queen promotion, the
         killers, the counter-move, then quiet moves by their history."""
         b = self.state.board
         history = self.history
+        killers = self.killers[ply]
+        counter_key = self._last_move_key(ply)
+        counter = self.counters.get(counter_key) if counter_key else None
         scored = []
         for m in moves:
             fr, to, flag = m
@@ -1050,16 +1044,23 @@ class Searcher:
         scored.sort(reverse=True)
         return scored
 
+    def _last_move_key(self, ply: int) -> tuple[int, int] | None:
+        """The move just played in the search, as the counter-moves know it: the
+        piece and the cell it went to; None at the root and after a pass."""
+        last_to = self.state.stack[-1][0][1] if ply else 0
+        return (self.state.board[last_to], last_to) if last_to else None
+
     def _remember_refutation(
-        self,
-        m: InternalMove,
-        killers: list[InternalMove | None],
-        depth: int,
-        quiets_tried: list[InternalMove],
+        self, m: InternalMove, ply: int, depth: int, tried: list[tuple[int, InternalMove]]
     ) -> None:
-        """A quiet move that refuted a position: a killer at this ply, and history
-        credit growing with the depth it was found at; the quiet moves searched
-        before it, which did not refute it, lose as much."""
+        """A quiet move that refuted a position: a killer at this ply, the counter-move
+        to the move before, and history credit growing with the depth it was found
+        at; the quiet moves searched before it (``tried``, with their ordering keys),
+        which did not refute it, lose as much."""
+        counter_key = self._last_move_key(ply)
+        if counter_key:
+            self.counters[counter_key] = m
+        killers = self.killers[ply]
         if killers[0] != m:
             killers[1] = killers[0]
             killers[0] = m
@@ -1068,9 +1069,10 @@ class Searcher:
         credit = depth * depth
         hkey = (board[m[0]], m[1])
         history[hkey] = history.get(hkey, 0) + credit
-        for tried in quiets_tried:
-            hkey = (board[tried[0]], tried[1])
-            history[hkey] = history.get(hkey, 0) - credit
+        for key, (fr, to, _) in tried:
+            if key < 790_000:  # quiet
+                hkey = (board[fr], to)
+                history[hkey] = history.get(hkey, 0) - credit
 
     def _store(
         self,
