@@ -931,7 +931,7 @@ class Searcher:
             dmg, deg, dph, dpk = delta(m)
             # The child's incremental sums, the same for every (re-)search of it.
             cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
-            quiet = s < 790_000
+            quiet = s < 790_000 and not state.board[m[1]]
             state.make(m)
             if quiet and searched >= quiet_limit and not state.in_check():
                 state.unmake()
@@ -1016,9 +1016,12 @@ class Searcher:
     ) -> list[tuple[int, InternalMove]]:
         """The moves with their ordering keys, best first: the table's move, captures
         by most valuable victim and least valuable attacker, a queen promotion, the
-        killers, the counter-move, then quiet moves by their history."""
+        killers, the counter-move, captures that likely lose material (a bigger
+        piece taking a defended smaller one), then quiet moves by their history."""
         b = self.state.board
         history = self.history
+        attacked = self.state.attacked
+        enemy = self.state.color ^ 24
         killers = self.killers[ply]
         counter_key = self._last_move_key(ply)
         counter = self.counters.get(counter_key) if counter_key else None
@@ -1029,7 +1032,10 @@ class Searcher:
             if m == tt_move:
                 s = 10_000_000
             elif victim:
-                s = 1_000_000 + ORDER_VALUE[victim] * 16 - ORDER_VALUE[b[fr]] // 16
+                attacker = ORDER_VALUE[b[fr]]
+                s = ORDER_VALUE[victim] * 16 - attacker // 16
+                losing = attacker > ORDER_VALUE[victim] + 50 and attacked(to, enemy)
+                s += 700_000 if losing else 1_000_000
             elif flag >= PROMOTE:
                 s = 900_000 if flag == PROMOTE + QUEEN else -1000
             elif m == killers[0]:
@@ -1070,7 +1076,7 @@ class Searcher:
         hkey = (board[m[0]], m[1])
         history[hkey] = history.get(hkey, 0) + credit
         for key, (fr, to, _) in tried:
-            if key < 790_000:  # quiet
+            if key < 790_000 and not board[to]:  # quiet
                 hkey = (board[fr], to)
                 history[hkey] = history.get(hkey, 0) - credit
 

@@ -1167,8 +1167,11 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
         int64_t k;
         if (m == tt_move)
             k = 10000000;
-        else if (victim)
-            k = 1000000 + (int64_t)T.order_value[victim] * 16 - T.order_value[b[fr]] / 16;
+        else if (victim) {
+            int attacker = T.order_value[b[fr]];
+            int losing = attacker > T.order_value[victim] + 50 && attacked(p, to, p->color ^ 24);
+            k = (losing ? 700000 : 1000000) + (int64_t)T.order_value[victim] * 16 - attacker / 16;
+        }
         else if (flag >= PROMOTE)
             k = flag == PROMOTE + QUEEN ? 900000 : -1000;
         else if (m == killers[0])
@@ -1190,7 +1193,7 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     for (int searched = 0; searched < n; searched++) {
         Move m = scored[searched].move;
         Sums child = delta(s, m, at);
-        int quiet = scored[searched].key < 790000;
+        int quiet = scored[searched].key < 790000 && !p->b[MOVE_TO(m)];
         make_move(p, m);
         if (quiet && searched >= quiet_limit && !in_check(p)) {
             unmake_move(p);
