@@ -16,7 +16,9 @@ The search:
 * a transposition table on the Zobrist hash (depth, score, bound, best move), mate
   scores stored relative to the node;
 * move ordering: the table's move, captures by most valuable victim / least
-  valuable attacker, queen promotions, two killer moves per ply, the history table;
+  valuable attacker, queen promotions, two killer moves per ply, the counter-move
+  (the quiet move that last refuted the move just played), then the history table
+  (credit for a quiet refutation, as much taken from the quiet moves tried before it);
 * quiescence search over captures and queen promotions, with delta pruning, and
   over every evasion when a capture gives check (so mates there are seen);
 * a repetition on the path, or the fifty-move count, scores as a draw;
@@ -274,6 +276,12 @@ FUTILITY_MARGIN = 110
 #: Per depth left (1 to 3): after how many moves the rest of the quiet moves at a
 #: null-window node are not searched at all (late-move pruning).
 LATE_MOVE_COUNT = (0, 5, 9, 16)
+#: Aspiration: from this depth, the root is searched first within this many
+#: centipawns either side of the last iteration's score; the window grows fourfold
+#: at each failure and opens fully past the limit.
+ASPIRATION_DEPTH = 5
+ASPIRATION_WIDTH = 35
+ASPIRATION_LIMIT = 1000
 #: More moves than any chess position has.
 MAX_MOVES = 256
 BISHOP_PAIR = 30
@@ -500,6 +508,8 @@ class Searcher:
         self.hash_entries = hash_entries
         self.table: dict[int, tuple[int, int, int, InternalMove | None]] = {}
         self.history: dict[tuple[int, int], int] = {}
+        #: The quiet move that last refuted each move, by (piece, cell it moved to).
+        self.counters: dict[tuple[int, int], InternalMove] = {}
         self.killers: list[list[InternalMove | None]] = [[None, None] for _ in range(MAX_PLY)]
         self.nodes = 0
         self.seldepth = 0
@@ -516,6 +526,7 @@ class Searcher:
         """Forget everything learned (a new game)."""
         self.table.clear()
         self.history.clear()
+        self.counters.clear()
 
     # -- the public call -----------------------------------------------------------
 
@@ -585,7 +596,8 @@ class Searcher:
                     roots = [m for m, _ in scored] + [m for m in roots if m not in dict(scored)]
                     root_scores = tuple((public_move(m), s) for m, s in scored)
                 else:
-                    score, move = self._root(d, roots, mg, eg, phase, pawns)
+                    guess = best_score if d > 1 else 0
+                    score, move = self._root_in_window(d, roots, mg, eg, phase, pawns, guess)
             except _Stop:
                 # A stopped iteration's best so far stands for the single line only:
                 # with several, it may be the best of the moves left for a later line.
@@ -676,6 +688,36 @@ class Searcher:
             state.unmake()
         return tuple(line)
 
+    def _root_in_window(
+        self,
+        depth: int,
+        roots: list[InternalMove],
+        mg: int,
+        eg: int,
+        phase: int,
+        pawns: int,
+        guess: int,
+    ) -> tuple[int, InternalMove]:
+        """The root searched first in a narrow window around ``guess`` (the previous
+        iteration's score), which most iterations stay inside, so that more of the
+        tree is cut; widened and searched again on the side it failed, the move
+        that failed high tried first."""
+        if depth < ASPIRATION_DEPTH or abs(guess) >= MATE_BOUND:
+            return self._root(depth, roots, mg, eg, phase, pawns)
+        width = ASPIRATION_WIDTH
+        alpha, beta = guess - width, guess + width
+        while True:
+            score, move = self._root(depth, roots, mg, eg, phase, pawns, alpha, beta)
+            if alpha < score < beta:
+                return score, move
+            width *= 4
+            if score <= alpha:
+                alpha = -INFINITY if width > ASPIRATION_LIMIT else alpha - width
+            else:
+                beta = INFINITY if width > ASPIRATION_LIMIT else beta + width
+                roots.remove(move)
+                roots.insert(0, move)
+
     def _root(
         self,
         depth: int,
@@ -684,8 +726,13 @@ class Searcher:
         eg: int,
         phase: int,
         pawns: int,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
     ) -> tuple[int, InternalMove]:
-        alpha, beta = -INFINITY, INFINITY
+        """The best root move and its score within (alpha, beta): at most ``alpha``
+        when every move fails low (the first move then stands), at least ``beta``
+        when one fails high (that one); stored in the table only when exact."""
+        floor = alpha
         best = roots[0]
         state = self.state
         for i, m in enumerate(roots):
@@ -704,7 +751,10 @@ class Searcher:
             if score > alpha:
                 alpha, best = score, m
                 self.partial = (alpha, best)
-        self.table[state.hash] = (depth, alpha, EXACT, best)
+                if alpha >= beta:
+                    return alpha, best
+        if alpha > floor:
+            self.table[state.hash] = (depth, alpha, EXACT, best)
         return alpha, best
 
     def _stopped_best(self) -> tuple[int, InternalMove] | None:
@@ -870,8 +920,8 @@ class Searcher:
         if not moves:
             return -MATE + ply if in_check else 0
 
-        killers = self.killers[ply]
-        scored = self._ordered(moves, tt_move, killers)
+        scored = self._ordered(moves, tt_move, ply)
+        tried: list[tuple[int, InternalMove]] = []  # searched, with their ordering keys
 
         original_alpha = alpha
         best_score = -INFINITY
@@ -881,7 +931,7 @@ class Searcher:
             dmg, deg, dph, dpk = delta(m)
             # The child's incremental sums, the same for every (re-)search of it.
             cmg, ceg, cph, cpk = mg + dmg, eg + deg, phase + dph, pawns ^ dpk
-            quiet = s < 790_000
+            quiet = s < 790_000 and not state.board[m[1]]
             state.make(m)
             if quiet and searched >= quiet_limit and not state.in_check():
                 state.unmake()
@@ -907,8 +957,9 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         if quiet:
-                            self._remember_refutation(m, killers, depth)
+                            self._remember_refutation(m, ply, depth, tried)
                         break
+            tried.append((s, m))
 
         self._store(key, depth, best_score, original_alpha, beta, ply, best_move)
         return best_score
@@ -961,13 +1012,19 @@ class Searcher:
         self,
         moves: list[InternalMove],
         tt_move: InternalMove | None,
-        killers: list[InternalMove | None],
+        ply: int,
     ) -> list[tuple[int, InternalMove]]:
         """The moves with their ordering keys, best first: the table's move, captures
         by most valuable victim and least valuable attacker, a queen promotion, the
-        killers, then quiet moves by their history."""
+        killers, the counter-move, captures that likely lose material (a bigger
+        piece taking a defended smaller one), then quiet moves by their history."""
         b = self.state.board
         history = self.history
+        attacked = self.state.attacked
+        enemy = self.state.color ^ 24
+        killers = self.killers[ply]
+        counter_key = self._last_move_key(ply)
+        counter = self.counters.get(counter_key) if counter_key else None
         scored = []
         for m in moves:
             fr, to, flag = m
@@ -975,29 +1032,53 @@ class Searcher:
             if m == tt_move:
                 s = 10_000_000
             elif victim:
-                s = 1_000_000 + ORDER_VALUE[victim] * 16 - ORDER_VALUE[b[fr]] // 16
+                attacker = ORDER_VALUE[b[fr]]
+                s = ORDER_VALUE[victim] * 16 - attacker // 16
+                losing = attacker > ORDER_VALUE[victim] + 50 and attacked(to, enemy)
+                s += 700_000 if losing else 1_000_000
             elif flag >= PROMOTE:
                 s = 900_000 if flag == PROMOTE + QUEEN else -1000
             elif m == killers[0]:
                 s = 800_000
             elif m == killers[1]:
                 s = 790_000
+            elif m == counter:
+                s = 780_000
             else:
                 s = history.get((b[fr], to), 0)
             scored.append((s, m))
         scored.sort(reverse=True)
         return scored
 
+    def _last_move_key(self, ply: int) -> tuple[int, int] | None:
+        """The move just played in the search, as the counter-moves know it: the
+        piece and the cell it went to; None at the root and after a pass."""
+        last_to = self.state.stack[-1][0][1] if ply else 0
+        return (self.state.board[last_to], last_to) if last_to else None
+
     def _remember_refutation(
-        self, m: InternalMove, killers: list[InternalMove | None], depth: int
+        self, m: InternalMove, ply: int, depth: int, tried: list[tuple[int, InternalMove]]
     ) -> None:
-        """A quiet move that refuted a position: a killer at this ply, and history
-        credit growing with the depth it was found at."""
+        """A quiet move that refuted a position: a killer at this ply, the counter-move
+        to the move before, and history credit growing with the depth it was found
+        at; the quiet moves searched before it (``tried``, with their ordering keys),
+        which did not refute it, lose as much."""
+        counter_key = self._last_move_key(ply)
+        if counter_key:
+            self.counters[counter_key] = m
+        killers = self.killers[ply]
         if killers[0] != m:
             killers[1] = killers[0]
             killers[0] = m
-        hkey = (self.state.board[m[0]], m[1])
-        self.history[hkey] = self.history.get(hkey, 0) + depth * depth
+        board = self.state.board
+        history = self.history
+        credit = depth * depth
+        hkey = (board[m[0]], m[1])
+        history[hkey] = history.get(hkey, 0) + credit
+        for key, (fr, to, _) in tried:
+            if key < 790_000 and not board[to]:  # quiet
+                hkey = (board[fr], to)
+                history[hkey] = history.get(hkey, 0) - credit
 
     def _store(
         self,
@@ -1240,8 +1321,10 @@ class NativeSearcher(Searcher):
         eg: int,
         phase: int,
         pawns: int,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
     ) -> tuple[int, InternalMove]:
-        found = self.native.root(depth, roots, mg, eg, phase, pawns, self.seldepth)
+        found = self.native.root(depth, roots, mg, eg, phase, pawns, self.seldepth, alpha, beta)
         self._counted()
         partial = self.native.partial
         if partial is not None:

@@ -756,6 +756,7 @@ typedef struct {
     Position pos;
     Table table;
     int64_t history[32][120]; /* Searcher.history: (piece, to cell) -> credit */
+    Move counters[32][120]; /* Searcher.counters: (piece, to cell) -> refutation, 0 none */
     Move killers[MAX_PLY][2];
     PawnEntry *pawns;
     Move moves[MAX_PLY + 2][MAX_MOVES];
@@ -1148,6 +1149,13 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     if (!n)
         return checked ? -MATE + ply : 0;
 
+    /* The move that answered the last move best before (not after a pass). */
+    int last_to = ply ? MOVE_TO(p->stack[p->stack_len - 1].move) : 0;
+    Move *counter_slot = last_to ? &s->counters[p->b[last_to]][last_to] : NULL;
+    Move counter = last_to ? *counter_slot : 0;
+    Move quiets_tried[MAX_MOVES];
+    int n_quiets = 0;
+
     /* _ordered */
     Move *killers = s->killers[ply];
     Scored *scored = s->scored[ply];
@@ -1159,14 +1167,19 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
         int64_t k;
         if (m == tt_move)
             k = 10000000;
-        else if (victim)
-            k = 1000000 + (int64_t)T.order_value[victim] * 16 - T.order_value[b[fr]] / 16;
+        else if (victim) {
+            int attacker = T.order_value[b[fr]];
+            int losing = attacker > T.order_value[victim] + 50 && attacked(p, to, p->color ^ 24);
+            k = (losing ? 700000 : 1000000) + (int64_t)T.order_value[victim] * 16 - attacker / 16;
+        }
         else if (flag >= PROMOTE)
             k = flag == PROMOTE + QUEEN ? 900000 : -1000;
         else if (m == killers[0])
             k = 800000;
         else if (m == killers[1])
             k = 790000;
+        else if (m == counter)
+            k = 780000;
         else
             k = s->history[b[fr]][to];
         scored[i].key = k;
@@ -1180,7 +1193,7 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     for (int searched = 0; searched < n; searched++) {
         Move m = scored[searched].move;
         Sums child = delta(s, m, at);
-        int quiet = scored[searched].key < 790000;
+        int quiet = scored[searched].key < 790000 && !p->b[MOVE_TO(m)];
         make_move(p, m);
         if (quiet && searched >= quiet_limit && !in_check(p)) {
             unmake_move(p);
@@ -1216,12 +1229,21 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
                             killers[1] = killers[0];
                             killers[0] = m;
                         }
-                        s->history[b[MOVE_FROM(m)]][MOVE_TO(m)] += (int64_t)depth * depth;
+                        int64_t credit = (int64_t)depth * depth;
+                        s->history[b[MOVE_FROM(m)]][MOVE_TO(m)] += credit;
+                        for (int q = 0; q < n_quiets; q++) {
+                            Move tried = quiets_tried[q];
+                            s->history[b[MOVE_FROM(tried)]][MOVE_TO(tried)] -= credit;
+                        }
+                        if (last_to)
+                            *counter_slot = m;
                     }
                     break;
                 }
             }
         }
+        if (quiet)
+            quiets_tried[n_quiets++] = m;
     }
 
     /* _store */
@@ -1240,12 +1262,13 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
     return best_score;
 }
 
-/* Searcher._root: the score and move, or stopped */
+/* Searcher._root: the score and move within (alpha, beta), or stopped */
 static void
-root_search(S *s, int depth, const Move *roots, int n, Sums at, int *score_out, Move *move_out)
+root_search(S *s, int depth, const Move *roots, int n, Sums at, int alpha, int beta,
+            int *score_out, Move *move_out)
 {
     Position *p = &s->pos;
-    int alpha = -INFINITY_SCORE, beta = INFINITY_SCORE;
+    int floor = alpha;
     Move best = roots[0];
     for (int i = 0; i < n; i++) {
         Move m = roots[i];
@@ -1265,9 +1288,11 @@ root_search(S *s, int depth, const Move *roots, int n, Sums at, int *score_out, 
         if (score > alpha) {
             alpha = score, best = m;
             s->have_partial = 1, s->partial_score = alpha, s->partial_move = best;
+            if (alpha >= beta)
+                break;
         }
     }
-    if (!table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
+    if (alpha > floor && alpha < beta && !table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
         s->out_of_memory = 1;
         s->failed = 1;
         s->stopped = 1;
@@ -1519,6 +1544,7 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
     free(self->pawns);
     self->pawns = pawns;
     memset(self->history, 0, sizeof self->history);
+    memset(self->counters, 0, sizeof self->counters);
     memset(self->killers, 0, sizeof self->killers);
     self->loaded = 0;
     return 0;
@@ -1551,6 +1577,7 @@ Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored))
     if (!table_reset(&self->table, TABLE_START))
         return PyErr_NoMemory();
     memset(self->history, 0, sizeof self->history);
+    memset(self->counters, 0, sizeof self->counters);
     Py_RETURN_NONE;
 }
 
@@ -1722,11 +1749,11 @@ read_root_args(SearcherObject *self, PyObject *roots, Move *moves, int *n, long 
 static PyObject *
 Searcher_root(SearcherObject *self, PyObject *args)
 {
-    int depth, seldepth, n;
+    int depth, seldepth, n, alpha, beta;
     long long mg, eg, phase;
     PyObject *roots, *pawns_object;
-    if (!PyArg_ParseTuple(args, "iOLLLOi:root", &depth, &roots, &mg, &eg, &phase, &pawns_object,
-                          &seldepth))
+    if (!PyArg_ParseTuple(args, "iOLLLOiii:root", &depth, &roots, &mg, &eg, &phase, &pawns_object,
+                          &seldepth, &alpha, &beta))
         return NULL;
     Move moves[MAX_MOVES];
     Sums at;
@@ -1735,7 +1762,7 @@ Searcher_root(SearcherObject *self, PyObject *args)
     int score = 0;
     Move best = 0;
     start_search(self, seldepth);
-    root_search(self, depth, moves, n, at, &score, &best);
+    root_search(self, depth, moves, n, at, alpha, beta, &score, &best);
     int ended = end_search(self);
     if (ended < 0)
         return NULL;
@@ -1938,8 +1965,8 @@ static PyMethodDef Searcher_methods[] = {
      "begin(board, color, kings, castling, ep, halfmove, hash, stack, seconds, nodes, stop, "
      "hash_entries)\n--\n\nSearcher._begin: load a position and the search's limits."},
     {"root", (PyCFunction)Searcher_root, METH_VARARGS,
-     "root(depth, roots, mg, eg, phase, pawns, seldepth)\n--\n\n"
-     "Searcher._root: (score, move), or None when stopped."},
+     "root(depth, roots, mg, eg, phase, pawns, seldepth, alpha, beta)\n--\n\n"
+     "Searcher._root: (score, move) within (alpha, beta), or None when stopped."},
     {"root_exact", (PyCFunction)Searcher_root_exact, METH_VARARGS,
      "root_exact(depth, roots, mg, eg, phase, pawns, margin, seldepth)\n--\n\n"
      "Every root move's score as Searcher._root_exact finds it, or None when stopped."},

@@ -47,6 +47,8 @@ class Searcher:
         phase: int,
         pawns: int,
         seldepth: int,
+        alpha: int,
+        beta: int,
         /,
     ) -> tuple[int, InternalMove] | None: ...
     def root_exact(
