@@ -1507,8 +1507,8 @@ class ChessEngine(Engine[Move]):
         "scale, a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, "
         "over 22 games; 81 % against level 5 over 8)",
         7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
-        "about 1950 on Stockfish's UCI_Elo scale (42.5 % against Stockfish at UCI_Elo "
-        "2000, 0.5 s a move, over 100 games; all 20 won against Sunfish)",
+        "about 1900 on Stockfish's UCI_Elo scale (37.5 % against Stockfish at UCI_Elo "
+        "2000, 0.5 s a move, over 100 games)",
     }
 
     def __init__(self, *, native: bool = True) -> None:
