@@ -921,7 +921,7 @@ class Searcher:
             return -MATE + ply if in_check else 0
 
         scored = self._ordered(moves, tt_move, ply)
-        tried: list[tuple[int, InternalMove]] = []  # searched, with their ordering keys
+        tried: list[tuple[bool, InternalMove]] = []  # searched, each marked quiet or not
 
         original_alpha = alpha
         best_score = -INFINITY
@@ -959,7 +959,7 @@ class Searcher:
                         if quiet:
                             self._remember_refutation(m, ply, depth, tried)
                         break
-            tried.append((s, m))
+            tried.append((quiet, m))
 
         self._store(key, depth, best_score, original_alpha, beta, ply, best_move)
         return best_score
@@ -1057,11 +1057,11 @@ class Searcher:
         return (self.state.board[last_to], last_to) if last_to else None
 
     def _remember_refutation(
-        self, m: InternalMove, ply: int, depth: int, tried: list[tuple[int, InternalMove]]
+        self, m: InternalMove, ply: int, depth: int, tried: list[tuple[bool, InternalMove]]
     ) -> None:
         """A quiet move that refuted a position: a killer at this ply, the counter-move
         to the move before, and history credit growing with the depth it was found
-        at; the quiet moves searched before it (``tried``, with their ordering keys),
+        at; the quiet moves searched before it (those of ``tried`` marked quiet),
         which did not refute it, lose as much."""
         counter_key = self._last_move_key(ply)
         if counter_key:
@@ -1075,8 +1075,8 @@ class Searcher:
         credit = depth * depth
         hkey = (board[m[0]], m[1])
         history[hkey] = history.get(hkey, 0) + credit
-        for key, (fr, to, _) in tried:
-            if key < 790_000 and not board[to]:  # quiet
+        for quiet, (fr, to, _) in tried:
+            if quiet:
                 hkey = (board[fr], to)
                 history[hkey] = history.get(hkey, 0) - credit
 
