@@ -15,7 +15,9 @@ position after, and at the end toward the real result. See :mod:`.train`.
 
 Inputs, 99 for each side in its own numbering: for each of the 24 points, whether it
 holds at least one, two and three checkers and how many more (halved); checkers on the
-bar (halved); checkers borne off (out of 15); the pip count (out of 100).
+bar (halved); checkers borne off (out of 15); the pip count (out of 100). Then the
+judgements of :mod:`.features` (shots, escapes, containment, pips to break contact,
+entry, contact), which a network of this size does not find for itself.
 """
 
 from __future__ import annotations
@@ -30,11 +32,14 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.backgammon.board import Position
+from parlour.backgammon.features import FEATURES, features_of_counts
 
 Array = npt.NDArray[np.float64]
 
 INPUTS_PER_SIDE = 99
-INPUTS = 2 * INPUTS_PER_SIDE
+#: The board's inputs for both sides, then the features.
+BOARD_INPUTS = 2 * INPUTS_PER_SIDE
+INPUTS = BOARD_INPUTS + FEATURES
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 
@@ -59,12 +64,16 @@ def encode(positions: Sequence[Position]) -> Array:
 def _features(counts: npt.NDArray[np.uint8]) -> Array:
     """``counts[n, side, i]``: checkers of ``side`` (0 on roll, 1 not) on point i+1,
     index 24 the bar."""
-    inputs = np.empty((len(counts), 2, INPUTS_PER_SIDE))
-    inputs[:, :, :96] = _POINT_INPUTS[counts[:, :, :24]].reshape(len(counts), 2, 96)
-    inputs[:, :, 96] = counts[:, :, 24] / 2
-    inputs[:, :, 97] = (15 - counts.sum(axis=2, dtype=np.int64)) / 15
-    inputs[:, :, 98] = (counts @ _PIPS) / 100
-    return inputs.reshape(len(counts), INPUTS)
+    n = len(counts)
+    board = np.empty((n, 2, INPUTS_PER_SIDE))
+    board[:, :, :96] = _POINT_INPUTS[counts[:, :, :24]].reshape(n, 2, 96)
+    board[:, :, 96] = counts[:, :, 24] / 2
+    board[:, :, 97] = (15 - counts.sum(axis=2, dtype=np.int64)) / 15
+    board[:, :, 98] = (counts @ _PIPS) / 100
+    inputs = np.empty((n, INPUTS))
+    inputs[:, :BOARD_INPUTS] = board.reshape(n, BOARD_INPUTS)
+    inputs[:, BOARD_INPUTS:] = features_of_counts(counts)
+    return inputs
 
 
 def _sigmoid(x: Array) -> Array:
@@ -102,6 +111,9 @@ def result_vector(kind: int) -> Array:
     return np.array([1.0, kind >= 2, kind >= 3, 0.0, 0.0], dtype=np.float64)
 
 
+_NAMES = ("w1", "b1", "w2", "b2")
+
+
 @dataclass
 class Network:
     """One hidden layer of sigmoid units, five sigmoid outputs."""
@@ -124,6 +136,27 @@ class Network:
     @property
     def hidden(self) -> int:
         return int(self.b1.shape[0])
+
+    def widened(self, hidden: int, seed: int = 0) -> Network:
+        """This network with room for every input of :data:`INPUTS` (a network
+        trained on fewer, the first ones) and ``hidden`` hidden units: the new
+        inputs' weights start at zero and the new units' outgoing weights too, so
+        the wider network judges exactly as this one until it learns to use them.
+        """
+        if hidden < self.hidden or self.w1.shape[0] > INPUTS:
+            raise ValueError("a network can only be widened")
+        rng = np.random.default_rng(seed)
+        w1 = np.zeros((INPUTS, hidden))
+        w1[: self.w1.shape[0], : self.hidden] = self.w1
+        # the new units see every input (small random weights, so they differ)
+        w1[:, self.hidden :] = rng.normal(
+            0.0, 1.0 / np.sqrt(INPUTS), (INPUTS, hidden - self.hidden)
+        )
+        b1 = np.zeros(hidden)
+        b1[: self.hidden] = self.b1
+        w2 = np.zeros((hidden, OUTPUTS))
+        w2[: self.hidden] = self.w2
+        return Network(w1, b1, w2, self.b2.copy())
 
     def forward(self, inputs: Array) -> Array:
         """The five probabilities for each row of inputs."""
@@ -161,14 +194,14 @@ class Network:
         )
 
     @classmethod
-    def load(cls, path: Path) -> Network:
+    def load(cls, path: Path, prefix: str = "") -> Network:
+        """The network saved at ``path`` (its arrays named ``w1`` and so on, after
+        ``prefix``); one saved before the later inputs existed is widened to them."""
         with np.load(path) as data:
-            return cls(
-                w1=data["w1"].astype(np.float64),
-                b1=data["b1"].astype(np.float64),
-                w2=data["w2"].astype(np.float64),
-                b2=data["b2"].astype(np.float64),
-            )
+            network = cls(*(data[prefix + name].astype(np.float64) for name in _NAMES))
+        if network.w1.shape[0] < INPUTS:
+            return network.widened(network.hidden)
+        return network
 
 
 WEIGHTS = Path(__file__).with_name("weights") / "td.npz"

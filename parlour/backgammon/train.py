@@ -118,8 +118,8 @@ class Trainer:
 
     @classmethod
     def resume(cls, path: Path) -> Trainer:
+        network = Network.load(path, prefix="full_")
         with np.load(path) as data:
-            network = Network(*(data[name].copy() for name in FULL_NAMES))
             state = json.loads(str(data["trainer"]))
         trainer = cls(network, seed=0, alpha=state["alpha"], lam=state["lam"])
         trainer.rng.bit_generator.state = state["rng"]
@@ -136,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=80)
+    parser.add_argument(
+        "--start-from",
+        type=Path,
+        help="begin this run from another run's checkpoint, widened to every input and "
+        "--hidden units (the new weights start at zero; its count of games goes on)",
+    )
     parser.add_argument(
         "--alpha",
         type=float,
@@ -158,9 +164,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.alpha is not None:
             trainer.alpha = args.alpha  # saved with the checkpoint from here on
     else:
-        network = Network.new(hidden=args.hidden, seed=args.seed)
         alpha = 0.01 if args.alpha is None else args.alpha
-        trainer = Trainer(network, seed=args.seed, alpha=alpha, lam=args.lam)
+        if args.start_from is not None:
+            earlier = Trainer.resume(args.start_from)
+            network = earlier.network.widened(max(args.hidden, earlier.network.hidden), args.seed)
+            trainer = Trainer(network, seed=args.seed, alpha=alpha, lam=args.lam)
+            trainer.games, trainer.plies = earlier.games, earlier.plies
+            trainer.gammons = earlier.gammons
+        else:
+            network = Network.new(hidden=args.hidden, seed=args.seed)
+            trainer = Trainer(network, seed=args.seed, alpha=alpha, lam=args.lam)
     started, games_then = time.perf_counter(), trainer.games
     while trainer.games < args.games:
         trainer.play_one_game()

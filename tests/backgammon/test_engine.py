@@ -27,7 +27,16 @@ from parlour.backgammon.equity import (
     money_equity,
     take_points,
 )
-from parlour.backgammon.network import INPUTS, Network, encode, equity, flip, shipped_network
+from parlour.backgammon.network import (
+    BOARD_INPUTS,
+    INPUTS,
+    Network,
+    _sigmoid,
+    encode,
+    equity,
+    flip,
+    shipped_network,
+)
 from parlour.backgammon.notation import position_id
 from parlour.backgammon.rules import BACKGAMMON, Action, BackgammonGame, Phase
 from parlour.backgammon.train import Trainer, choose_play
@@ -48,6 +57,23 @@ def test_inputs_describe_the_start_position() -> None:
         assert block[0:96:4].sum() == 4  # points with at least one checker
         assert block[96] == 0 and block[97] == 0  # none on the bar, none off
         assert block[98] == pytest.approx(1.67)  # 167 pips
+
+
+def test_a_widened_network_judges_as_before_until_it_learns() -> None:
+    """Grown to every input and more hidden units, a network trained on the board
+    alone gives the same probabilities (the new weights start at zero), and a
+    learning step then moves the new inputs' weights."""
+    narrow = Network.new(hidden=6, seed=4)
+    narrow.w1 = narrow.w1[:BOARD_INPUTS]  # as saved before the features existed
+    wide = narrow.widened(hidden=9, seed=5)
+    positions = [Position.start(), Position.start().swapped()]
+    board = encode(positions)[:, :BOARD_INPUTS]
+    narrow_judgement = _sigmoid(_sigmoid(board @ narrow.w1 + narrow.b1) @ narrow.w2 + narrow.b2)
+    assert np.allclose(wide.probabilities(positions), narrow_judgement)
+    wide.learn(encode(positions), np.full((2, 5), 0.5), alpha=0.1)
+    assert np.abs(wide.w1[BOARD_INPUTS:, :6]).sum() > 0
+    with pytest.raises(ValueError, match="widened"):
+        wide.widened(hidden=8)
 
 
 def test_flip_is_an_involution_and_equity_is_antisymmetric() -> None:

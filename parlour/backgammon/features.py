@@ -1,0 +1,172 @@
+"""What a player sees at a glance in a contact position, as numbers for the network.
+
+A network that reads only where the checkers stand must discover for itself that a
+blot six pips in front of an enemy checker is in danger, or that a checker behind a
+five-point prime is trapped. GNU Backgammon's networks are given such judgements
+ready-made, as hand-made inputs beside the raw board. These are Parlour's own,
+computed for both sides of many positions at once with numpy:
+
+* **shots**: the share of the 36 throws on which the side could hit at least one of
+  the other side's blots (as if it were on roll; a side with a checker on the bar
+  is counted as hitting only with a checker from the bar);
+* **back escapes**: the share of throws the side's rearmost checker could play in
+  full by itself, every number of the throw landing on a point the other side has
+  not made (only the 12 points ahead are looked at);
+* **containment**: how well the other side's points hold the side's checkers in:
+  one minus the fewest escapes from any point of the other side's home and outer
+  boards (points 15 to 24), and that squared;
+* **pips to break contact**: how far the side's checkers behind the other side's
+  rearmost checker have to travel to pass it (out of 100);
+* **entry**: the chance that a checker on the bar fails to enter, from the points
+  made in the other side's home board;
+* **contact**: whether any checker still has to pass an enemy one (the same for both
+  sides).
+
+>>> from parlour.backgammon.board import Position
+>>> side = features([Position.start()])[0]
+>>> [round(float(x), 3) for x in side[:FEATURES_PER_SIDE]]   # the player on roll
+[0.0, 0.611, 0.417, 0.174, 1.52, 0.028]
+>>> float(side[-1])   # contact
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+import numpy as np
+import numpy.typing as npt
+
+from parlour.backgammon.board import Position
+
+Array = npt.NDArray[np.float64]
+
+FEATURES_PER_SIDE = 6
+#: Six for each side, then contact.
+FEATURES = 2 * FEATURES_PER_SIDE + 1
+
+#: The 36 throws, each ordered pair once.
+_THROWS = list(product(range(1, 7), repeat=2))
+
+
+def _reach(first: int, second: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Where one checker can go with a throw: (pips travelled, the pips at which it
+    stops on the way). A double moves up to four times its number."""
+    if first == second:
+        return [(first * n, tuple(first * k for k in range(1, n))) for n in range(1, 5)]
+    return [(first, ()), (second, ()), (first + second, (first,)), (first + second, (second,))]
+
+
+def _escapes(window: int) -> int:
+    """The throws (of 36) a checker could play in full by itself: every number of
+    the throw, landing and stopping only on open points. Bit ``j`` of ``window``
+    says the point ``12 - j`` pips ahead is blocked (beyond 12 counts as open)."""
+    blocked = {12 - j for j in range(12) if window >> j & 1}
+    escapes = 0
+    whole: list[tuple[int, tuple[int, ...]]]
+    for first, second in _THROWS:
+        if first != second:
+            whole = [(first + second, (first,)), (first + second, (second,))]
+        else:
+            whole = [(4 * first, (first, 2 * first, 3 * first))]
+        escapes += any(
+            pips not in blocked and not blocked.intersection(stops) for pips, stops in whole
+        )
+    return escapes
+
+
+#: Escapes for every pattern of blocked points in the 12 in front of a checker.
+_ESCAPES = np.array([_escapes(window) for window in range(1 << 12)], dtype=np.float64)
+
+# Bitboards: bit p - 1 of a side's board stands for its point p (the bar is point
+# 25). Shifting a board left by d lines each point up with the one d pips ahead of
+# it, so one AND over the whole board asks a question of every checker at once.
+_ALL = (1 << 25) - 1
+#: The bits of the points 1-24 (not the bar).
+_POINTS = (1 << 24) - 1
+
+
+def _paths() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Array]:
+    """Every way one checker can hit with one of the 21 distinct throws: its
+    distance, and its stops on the way as shifts (three a path, a missing stop a
+    shift of -1); and a matrix from the paths to the throws they belong to."""
+    distinct = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+    rows: list[tuple[int, int, tuple[int, ...]]] = []
+    for index, throw in enumerate(distinct):
+        rows.extend((index, pips, stops) for pips, stops in _reach(*throw) if pips <= 24)
+    distances = np.array([pips for _, pips, _ in rows], dtype=np.int64)
+    stops = np.array([[*on_the_way, -1, -1, -1][:3] for _, _, on_the_way in rows], dtype=np.int64)
+    to_throw = np.zeros((len(rows), len(distinct)))
+    for r, (index, _, _) in enumerate(rows):
+        to_throw[r, index] = 1.0
+    return distances, stops.T, to_throw
+
+
+_DISTANCES, _STOPS, _PATH_THROW = _paths()
+#: A stop a path lacks is open whatever the board.
+_NO_STOP = np.where(_STOPS < 0, _ALL, 0)
+_STOP_SHIFTS = np.maximum(_STOPS, 0)
+#: How many of the 36 throws each distinct throw stands for.
+_THROW_WEIGHTS = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(1, a + 1)])
+_BIT = np.int64(1) << np.arange(25, dtype=np.int64)
+
+
+def features(positions: Sequence[Position]) -> Array:
+    """The features of each position, one row each: the player on roll's six, the
+    other side's six, then contact."""
+    raw = b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
+    counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
+    return features_of_counts(counts)
+
+
+def features_of_counts(counts: npt.NDArray[np.uint8]) -> Array:
+    """``counts[n, side, i]``: checkers of ``side`` (0 on roll, 1 not) on point
+    i+1 in its own numbering, index 24 the bar."""
+    n = len(counts)
+    own = counts.astype(np.int64)
+    # the other side's checkers on this side's points 1-24 (its points 24-1)
+    other = own[:, ::-1, 23::-1]
+    held = (own > 0) @ _BIT
+    made = (other >= 2) @ _BIT[:24]
+    blots = (other == 1) @ _BIT[:24]
+    out = np.empty((n, 2, FEATURES_PER_SIDE))
+
+    # shots: a checker of the side, a blot of the other side the path's distance
+    # ahead, and every stop on the way open; a checker on the bar must move first
+    on_bar = own[:, :, 24] > 0
+    movers = np.where(on_bar, 1 << 24, held)[:, :, None]
+    open_ = (~made & _POINTS)[:, :, None]
+    hits = (
+        movers
+        & (blots[:, :, None] << _DISTANCES)
+        & ((open_ << _STOP_SHIFTS[0]) | _NO_STOP[0])
+        & ((open_ << _STOP_SHIFTS[1]) | _NO_STOP[1])
+        & ((open_ << _STOP_SHIFTS[2]) | _NO_STOP[2])
+    ) != 0
+    out[:, :, 0] = ((hits @ _PATH_THROW) > 0) @ _THROW_WEIGHTS / 36
+
+    # escapes from every point, from the other side's made points 1-12 pips ahead
+    windows = ((made << 12)[:, :, None] >> np.arange(25)) & 0xFFF
+    escapes = _ESCAPES[windows]  # [n, side, point - 1]
+    present = own > 0
+    rearmost = 24 - np.argmax(present[:, :, ::-1], axis=2)  # its point - 1
+    back = np.take_along_axis(escapes, rearmost[:, :, None], axis=2)[:, :, 0]
+    out[:, :, 1] = np.where(held != 0, back / 36, 1.0)
+    contained = 1 - escapes[:, :, 14:24].min(axis=2) / 36
+    out[:, :, 2] = contained
+    out[:, :, 3] = contained**2
+
+    # pips to break contact: past the other side's rearmost checker, which stands on
+    # this side's point 25 - (its own point), 0 when it is on the bar
+    other_rearmost = 24 - rearmost[:, ::-1]
+    behind = np.clip(np.arange(1, 26) - other_rearmost[:, :, None], 0, None)
+    out[:, :, 4] = (own * behind).sum(axis=2) / 100
+    # entry: the other side's home board is this side's points 19-24
+    home_made = (other[:, :, 18:24] >= 2).sum(axis=2)
+    out[:, :, 5] = (home_made / 6) ** 2
+
+    rows = np.empty((n, FEATURES))
+    rows[:, : 2 * FEATURES_PER_SIDE] = out.reshape(n, 2 * FEATURES_PER_SIDE)
+    rows[:, -1] = out[:, 0, 4] > 0
+    return rows
