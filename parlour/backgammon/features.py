@@ -50,14 +50,6 @@ FEATURES = 2 * FEATURES_PER_SIDE + 1
 _THROWS = list(product(range(1, 7), repeat=2))
 
 
-def _reach(first: int, second: int) -> list[tuple[int, tuple[int, ...]]]:
-    """Where one checker can go with a throw: (pips travelled, the pips at which it
-    stops on the way). A double moves up to four times its number."""
-    if first == second:
-        return [(first * n, tuple(first * k for k in range(1, n))) for n in range(1, 5)]
-    return [(first, ()), (second, ()), (first + second, (first,)), (first + second, (second,))]
-
-
 def _escapes(window: int) -> int:
     """The throws (of 36) a checker could play in full by itself: every number of
     the throw, landing and stopping only on open points. Bit ``j`` of ``window``
@@ -82,34 +74,13 @@ _ESCAPES = np.array([_escapes(window) for window in range(1 << 12)], dtype=np.fl
 # Bitboards: bit p - 1 of a side's board stands for its point p (the bar is point
 # 25). Shifting a board left by d lines each point up with the one d pips ahead of
 # it, so one AND over the whole board asks a question of every checker at once.
-_ALL = (1 << 25) - 1
 #: The bits of the points 1-24 (not the bar).
 _POINTS = (1 << 24) - 1
-
-
-def _paths() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Array]:
-    """Every way one checker can hit with one of the 21 distinct throws: its
-    distance, and its stops on the way as shifts (three a path, a missing stop a
-    shift of -1); and a matrix from the paths to the throws they belong to."""
-    distinct = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
-    rows: list[tuple[int, int, tuple[int, ...]]] = []
-    for index, throw in enumerate(distinct):
-        rows.extend((index, pips, stops) for pips, stops in _reach(*throw) if pips <= 24)
-    distances = np.array([pips for _, pips, _ in rows], dtype=np.int64)
-    stops = np.array([[*on_the_way, -1, -1, -1][:3] for _, _, on_the_way in rows], dtype=np.int64)
-    to_throw = np.zeros((len(rows), len(distinct)))
-    for r, (index, _, _) in enumerate(rows):
-        to_throw[r, index] = 1.0
-    return distances, stops.T, to_throw
-
-
-_DISTANCES, _STOPS, _PATH_THROW = _paths()
-#: A stop a path lacks is open whatever the board.
-_NO_STOP = np.where(_STOPS < 0, _ALL, 0)
-_STOP_SHIFTS = np.maximum(_STOPS, 0)
-#: How many of the 36 throws each distinct throw stands for.
-_THROW_WEIGHTS = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(1, a + 1)])
-_BIT = np.int64(1) << np.arange(25, dtype=np.int64)
+#: The non-doubles (each stands for two of the 36 throws) and the doubles.
+_HIGH, _LOW = np.array([(a, b) for a in range(2, 7) for b in range(1, a)]).T
+_DOUBLES = np.arange(1, 7)
+_SHIFTS = np.arange(25, dtype=np.int64)
+_BIT = np.int64(1) << _SHIFTS
 
 
 def features(positions: Sequence[Position]) -> Array:
@@ -132,19 +103,27 @@ def features_of_counts(counts: npt.NDArray[np.uint8]) -> Array:
     blots = (other == 1) @ _BIT[:24]
     out = np.empty((n, 2, FEATURES_PER_SIDE))
 
-    # shots: a checker of the side, a blot of the other side the path's distance
-    # ahead, and every stop on the way open; a checker on the bar must move first
+    # shots: a checker of the side, a blot of the other side the throw's distance
+    # ahead, and every stop on the way open; a checker on the bar must move first.
+    # blot_ahead[..., d]: the points with a blot d pips ahead; open_ahead the same
+    # for open points.
     on_bar = own[:, :, 24] > 0
     movers = np.where(on_bar, 1 << 24, held)[:, :, None]
-    open_ = (~made & _POINTS)[:, :, None]
-    hits = (
-        movers
-        & (blots[:, :, None] << _DISTANCES)
-        & ((open_ << _STOP_SHIFTS[0]) | _NO_STOP[0])
-        & ((open_ << _STOP_SHIFTS[1]) | _NO_STOP[1])
-        & ((open_ << _STOP_SHIFTS[2]) | _NO_STOP[2])
-    ) != 0
-    out[:, :, 0] = ((hits @ _PATH_THROW) > 0) @ _THROW_WEIGHTS / 36
+    blot_ahead = blots[:, :, None] << _SHIFTS
+    open_ahead = (~made & _POINTS)[:, :, None] << _SHIFTS
+    high, low = _HIGH, _LOW
+    by_one_die = blot_ahead[..., high] | blot_ahead[..., low]
+    by_both = blot_ahead[..., high + low] & (open_ahead[..., high] | open_ahead[..., low])
+    non_doubles = (movers & (by_one_die | by_both)) != 0
+    one, two, three = (open_ahead[..., k * _DOUBLES] for k in (1, 2, 3))
+    by_double = (
+        blot_ahead[..., _DOUBLES]
+        | (blot_ahead[..., 2 * _DOUBLES] & one)
+        | (blot_ahead[..., 3 * _DOUBLES] & one & two)
+        | (blot_ahead[..., 4 * _DOUBLES] & one & two & three)
+    )
+    doubles = (movers & by_double) != 0
+    out[:, :, 0] = (2 * non_doubles.sum(axis=2) + doubles.sum(axis=2)) / 36
 
     # escapes from every point, from the other side's made points 1-12 pips ahead
     windows = ((made << 12)[:, :, None] >> np.arange(25)) & 0xFFF
