@@ -12,7 +12,9 @@ chess search about 1.5 times. The same build compiles the extensions of
 (:mod:`parlour.checkers.native`), which visits the same nodes as the Python one
 and returns the same moves and scores, about thirty times as many nodes a second
 as the compiled Python search (29.5 to 40 times at depths 12 and 14); and the
-chess search (:mod:`parlour.chess.native`), node for node the Python one too.
+chess search (:mod:`parlour.chess.native`), node for node the Python one too; and
+the backgammon network's inputs (:mod:`parlour.backgammon.native`), bit for bit
+the numpy ones.
 
 A compiled module must never run code older than its source. The build records a
 digest of the sources it compiled (the C ones too); when the package is imported
@@ -53,9 +55,13 @@ MODULES: tuple[str, ...] = (
 )
 
 #: The extensions written in C (each ``<name>.c`` beside where the module goes),
-#: built with the modules above: the checkers and the chess searches, the engines'
-#: hot paths.
-NATIVE: tuple[str, ...] = ("parlour.checkers.native", "parlour.chess.native")
+#: built with the modules above: the backgammon network's inputs and the checkers
+#: and the chess searches, the engines' hot paths.
+NATIVE: tuple[str, ...] = (
+    "parlour.backgammon.native",
+    "parlour.checkers.native",
+    "parlour.chess.native",
+)
 
 #: Set to 1 to run the pure-Python modules even where compiled ones are built.
 PURE_VARIABLE = "PARLOUR_PURE"

@@ -34,6 +34,15 @@ import numpy.typing as npt
 from parlour.backgammon.board import Position
 from parlour.backgammon.features import FEATURES, features_of_counts
 
+try:
+    from parlour.backgammon import native
+
+    #: Whether the inputs are computed in C (:mod:`parlour.backgammon.native`, bit for
+    #: bit the numpy ones), where ``parlour compile`` built it.
+    NATIVE = True
+except ImportError:  # not built, or set aside by parlour.compiled: numpy
+    NATIVE = False
+
 Array = npt.NDArray[np.float64]
 
 INPUTS_PER_SIDE = 99
@@ -57,13 +66,16 @@ def encode(positions: Sequence[Position]) -> Array:
     player on roll."""
     # one byte a count: far quicker to read into an array than tuples of ints
     raw = b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
+    if NATIVE:
+        return np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
     counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
-    return _features(counts)
+    return numpy_inputs(counts)
 
 
-def _features(counts: npt.NDArray[np.uint8]) -> Array:
-    """``counts[n, side, i]``: checkers of ``side`` (0 on roll, 1 not) on point i+1,
-    index 24 the bar."""
+def numpy_inputs(counts: npt.NDArray[np.uint8]) -> Array:
+    """The inputs of :func:`encode` computed with numpy, where the C extension is
+    not built. ``counts[n, side, i]``: checkers of ``side`` (0 on roll, 1 not) on
+    point i+1, index 24 the bar."""
     n = len(counts)
     board = np.empty((n, 2, INPUTS_PER_SIDE))
     board[:, :, :96] = _POINT_INPUTS[counts[:, :, :24]].reshape(n, 2, 96)

@@ -8,8 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from parlour import compiled
 from parlour.backgammon.board import Position, legal_plays
 from parlour.backgammon.features import FEATURES, FEATURES_PER_SIDE, features
+from parlour.backgammon.network import INPUTS, numpy_inputs
 
 SHOTS, BACK_ESCAPES, CONTAINED, CONTAINED_SQUARED, BREAK_CONTACT, ENTRY = range(FEATURES_PER_SIDE)
 CONTACT = FEATURES - 1
@@ -118,3 +120,29 @@ def test_the_sides_swap_with_the_position() -> None:
     assert np.array_equal(rows[:, side], swapped[:, other])
     assert np.array_equal(rows[:, other], swapped[:, side])
     assert np.array_equal(rows[:, CONTACT], swapped[:, CONTACT])
+
+
+def test_the_inputs_in_c_are_the_numpy_ones_bit_for_bit() -> None:
+    try:
+        from parlour.backgammon import native
+    except ImportError as error:
+        pytest.fail(
+            f"parlour.backgammon.native cannot be imported ({error}; the build is "
+            f"{compiled.state()}): `parlour compile` builds it"
+        )
+    positions = random_game_positions(20, seed=5)
+    # and the corners: a side with every checker off, on the bar, or on one point
+    positions += [
+        Position(board({}), board({6: 15})),
+        Position(board({25: 15}), board({1: 15})),
+        Position(board({24: 15}), board({25: 2, 24: 13})),
+    ]
+    raw = b"".join(bytes(p.mover) + bytes(p.opponent) for p in positions)
+    in_c = np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
+    counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
+    assert in_c.shape == (len(positions), native.INPUTS)
+    assert np.array_equal(in_c, numpy_inputs(counts))
+    with pytest.raises(ValueError, match="50 bytes"):
+        native.inputs(raw[:-1])
+    with pytest.raises(ValueError, match="more than 15"):
+        native.inputs(bytes([16]) + raw[1:50])

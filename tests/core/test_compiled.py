@@ -47,6 +47,9 @@ def test_the_set_up_compiled_every_module() -> None:
     assert NATIVE and isinstance(CheckersEngine().searcher, NativeSearch)
     assert chess_engine.NATIVE
     assert isinstance(chess_engine.ChessEngine().searcher, chess_engine.NativeSearcher)
+    from parlour.backgammon import network
+
+    assert network.NATIVE
 
 
 WHICH = """
