@@ -380,6 +380,11 @@ class BackgammonEngine(Engine[BackgammonMove]):
         (row,) = self._on_roll([state.position], plies=throws)
         return _chances(row)
 
+    def rolled_probabilities(self, positions: Sequence[Position]) -> Array:
+        """The five probabilities of each position's mover, about to throw, a throw
+        deeper (as :meth:`rolled_chances`), judged together."""
+        return self._on_roll(positions, plies=1)
+
     def _values(self, results: Sequence[Position]) -> Array:
         """The mover's equity after each play, which reached ``results``, by the
         network (0-ply); a play that ends the game is worth its points."""

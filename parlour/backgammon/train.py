@@ -13,6 +13,17 @@ With λ = 0 a position learns only from the next one; with λ = 1, only from the
 
 Every position is read from the side of its player on roll; since the turn passes at
 every play, the return is flipped to the other side at each step back.
+
+Once self-play levels off, a round of *refinement* carries on from a checkpoint:
+
+    python -m parlour.backgammon.train --refine --checkpoint bg-train.npz \
+        --positions 200000 --epochs 10 --fit-alpha 0.01 --seed 2 --jobs 2
+
+The network plays itself to gather positions, judges each one a throw deeper (the
+average over the 21 throws of its best play's outcome, as level 6 looks ahead), and
+is fitted to those judgements by gradient descent: what it sees a throw ahead it
+learns to see at once, and each round starts from a sharper network (as gnubg's
+and wildbg's networks are trained on the results of looking ahead).
 """
 
 from __future__ import annotations
@@ -21,11 +32,15 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
+from parlour.backgammon.bearoff import is_bearoff
 from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.network import (
     WEIGHTS,
     Array,
@@ -64,6 +79,75 @@ def choose_play(network: Network, position: Position, dice: tuple[int, int]) -> 
     return rank_plays(network, position, dice)[0]
 
 
+def self_play_positions(network: Network, count: int, rng: np.random.Generator) -> list[Position]:
+    """At least ``count`` positions met as the network plays itself by 0-ply, each
+    with its mover about to throw (whole games, in order; the bear-offs the
+    database judges exactly are left out)."""
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position.start()
+        while True:
+            if not is_bearoff(position):
+                positions.append(position)
+            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            after = choose_play(network, position, dice)
+            if after.win_kind():
+                break
+            position = after.swapped()
+    return positions
+
+
+def lookahead_targets(network: Network, positions: Sequence[Position], jobs: int = 1) -> Array:
+    """The five probabilities of each position's mover judged a throw deeper: the
+    average over the 21 throws of the chances after the best play of each (see
+    :meth:`.BackgammonEngine.rolled_chances`), worked out in ``jobs`` processes."""
+    # positions travel to the other processes as their counts
+    boards = [(p.mover, p.opponent) for p in positions]
+    chunks = [boards[start : start + 64] for start in range(0, len(boards), 64)]
+    if jobs <= 1:
+        return np.concatenate([_one_ply(network, chunk) for chunk in chunks])
+    with ProcessPoolExecutor(jobs) as pool:
+        return np.concatenate(list(pool.map(_one_ply, [network] * len(chunks), chunks)))
+
+
+Board = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _one_ply(network: Network, boards: list[Board]) -> Array:
+    positions = [Position(mover, opponent) for mover, opponent in boards]
+    return BackgammonEngine(network).rolled_probabilities(positions)
+
+
+def fit(
+    network: Network,
+    inputs: Array,
+    targets: Array,
+    *,
+    alpha: float,
+    epochs: int,
+    rng: np.random.Generator,
+    batch: int = 64,
+) -> list[float]:
+    """Fit the network to ``targets`` by stochastic gradient descent on the squared
+    error, ``epochs`` passes over the rows in shuffled batches; a twentieth of the
+    rows are held out. Returns the held-out error (the mean over rows of the summed
+    squares) before the first pass and after each."""
+    order = rng.permutation(len(inputs))
+    held, rows = order[: len(inputs) // 20], order[len(inputs) // 20 :]
+
+    def held_error() -> float:
+        return float(((network.forward(inputs[held]) - targets[held]) ** 2).sum(axis=1).mean())
+
+    errors = [held_error()]
+    for _ in range(epochs):
+        rng.shuffle(rows)
+        for start in range(0, len(rows), batch):
+            chosen = rows[start : start + batch]
+            network.learn(inputs[chosen], targets[chosen], alpha)
+        errors.append(held_error())
+    return errors
+
+
 class Trainer:
     def __init__(self, network: Network, seed: int, alpha: float = 0.01, lam: float = 0.7) -> None:
         self.network = network
@@ -73,6 +157,18 @@ class Trainer:
         self.games = 0
         self.plies = 0
         self.gammons = 0
+        #: Rounds of refinement (see the module's doc) since the self-play.
+        self.rounds = 0
+
+    def refine(self, positions: int, epochs: int, alpha: float, jobs: int = 1) -> list[float]:
+        """One round of refinement: gather ``positions`` by self-play, judge each a
+        throw deeper, fit the network to those judgements. Returns the held-out
+        errors of :func:`fit`."""
+        found = self_play_positions(self.network, positions, self.rng)
+        targets = lookahead_targets(self.network, found, jobs)
+        errors = fit(self.network, encode(found), targets, alpha=alpha, epochs=epochs, rng=self.rng)
+        self.rounds += 1
+        return errors
 
     def play_one_game(self) -> None:
         """Play one game against itself, then learn from it."""
@@ -112,6 +208,7 @@ class Trainer:
             "alpha": self.alpha,
             "lam": self.lam,
             "rng": self.rng.bit_generator.state,
+            "rounds": self.rounds,
         }
         full = dict(zip(FULL_NAMES, self.network.parameters(), strict=True))
         self.network.save(path, trainer=np.array(json.dumps(state)), **full)
@@ -126,6 +223,7 @@ class Trainer:
         trainer.games = state["games"]
         trainer.plies = state["plies"]
         trainer.gammons = state["gammons"]
+        trainer.rounds = state.get("rounds", 0)  # checkpoints from before refinement
         return trainer
 
 
@@ -153,11 +251,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--export", type=Path, help="write this checkpoint's weights to the package"
     )
+    refining = parser.add_argument_group("refinement (one round a run, from --checkpoint)")
+    refining.add_argument("--refine", action="store_true", help="run a round of refinement")
+    refining.add_argument("--positions", type=int, default=200_000, help="positions a round")
+    refining.add_argument("--epochs", type=int, default=10, help="passes over them")
+    refining.add_argument("--fit-alpha", type=float, default=0.01, help="the fit's learning rate")
+    refining.add_argument("--jobs", type=int, default=1, help="processes judging positions")
     args = parser.parse_args(argv)
 
     if args.export is not None:
         Trainer.resume(args.export).network.save(WEIGHTS)
         print(f"wrote {WEIGHTS}")
+        return 0
+    if args.refine:
+        trainer = Trainer.resume(args.checkpoint)
+        # each round seeded by the run's seed and its number
+        trainer.rng = np.random.default_rng([args.seed, trainer.rounds])
+        started = time.perf_counter()
+        errors = trainer.refine(args.positions, args.epochs, args.fit_alpha, args.jobs)
+        trainer.save(args.checkpoint)
+        print(
+            f"round {trainer.rounds}: {args.positions} positions, held-out error "
+            f"{errors[0]:.5f} -> {errors[-1]:.5f}, {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
         return 0
     if args.resume:
         trainer = Trainer.resume(args.checkpoint)

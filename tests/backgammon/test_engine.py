@@ -39,7 +39,13 @@ from parlour.backgammon.network import (
 )
 from parlour.backgammon.notation import position_id
 from parlour.backgammon.rules import BACKGAMMON, Action, BackgammonGame, Phase
-from parlour.backgammon.train import Trainer, choose_play
+from parlour.backgammon.train import (
+    Trainer,
+    choose_play,
+    fit,
+    lookahead_targets,
+    self_play_positions,
+)
 from parlour.backgammon.train import main as train_main
 from parlour.core.dice import Dice
 from parlour.core.protocol import CHANCE
@@ -151,6 +157,36 @@ def test_a_resumed_run_may_lower_its_learning_rate(
     lowered = Trainer.resume(checkpoint)
     assert lowered.alpha == 0.005 and lowered.games == 3
     assert "3 games" in capsys.readouterr().out
+
+
+def test_refinement_fits_the_network_to_its_look_a_throw_ahead() -> None:
+    network = shipped_network()
+    rng = np.random.default_rng(3)
+    positions = self_play_positions(network, 40, rng)
+    assert len(positions) >= 40 and positions[0] == Position.start()
+    targets = lookahead_targets(network, positions)
+    # the engine's own one-throw look, position by position, in other processes too
+    engine = BackgammonEngine(network)
+    assert targets[0] == pytest.approx(engine.rolled_probabilities([positions[0]])[0], abs=1e-12)
+    assert np.allclose(lookahead_targets(network, positions[:70], jobs=2), targets[:70])
+
+    pupil = Network.new(hidden=8, seed=1)
+    errors = fit(pupil, encode(positions), targets, alpha=0.05, epochs=5, rng=rng, batch=8)
+    assert len(errors) == 6 and errors[-1] < errors[0] / 2
+
+
+def test_a_round_of_refinement_is_counted_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint = tmp_path / "run.npz"
+    assert train_main(["--checkpoint", str(checkpoint), "--hidden", "8", "--games", "2"]) == 0
+    refine = ["--checkpoint", str(checkpoint), "--refine", "--positions", "30", "--epochs", "2"]
+    assert train_main(refine) == 0
+    once = Trainer.resume(checkpoint)
+    assert once.rounds == 1 and once.games == 2
+    assert train_main(refine) == 0
+    assert Trainer.resume(checkpoint).rounds == 2
+    assert "round 2: 30 positions, held-out error" in capsys.readouterr().out
 
 
 def test_shipped_weights_load_and_judge_the_start_as_about_even() -> None:
