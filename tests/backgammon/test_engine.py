@@ -360,11 +360,20 @@ def test_the_strongest_level_plays_the_best_of_its_deepest_look() -> None:
 
 def test_a_move_given_little_time_looks_less_far_ahead() -> None:
     engine = BackgammonEngine()
-    state = BACKGAMMON.new_state()
-    state.play_line("31, 8/5 6/5, roll, 64, 24/18 13/9, roll, 52")
     rng = random.Random(0)
-    # here the two levels differ: 6 plays 13/11 6/1*, 7 (two throws ahead) 24/22 6/1*
-    assert engine.choose_move(state, 7, rng) != engine.choose_move(state, 6, rng)
+    # the first play of a seeded game where levels 6 and 7 (two throws ahead) differ
+    state = BACKGAMMON.new_state()
+    dice = Dice(3)
+    for _ in range(120):
+        if state.turn is CHANCE:
+            state.push(dice.choose(state.chance_outcomes()))
+            continue
+        move = engine.choose_move(state, 6, rng)
+        if state.phase is Phase.PLAY and engine.choose_move(state, 7, rng) != move:
+            break
+        state.push(move)
+    else:
+        pytest.fail("levels 6 and 7 played alike for a whole game's worth of moves")
     hurried = engine.choose_move(state, 7, rng, seconds=engine.time_limit(6))
     assert hurried == engine.choose_move(state, 6, rng)
 
