@@ -390,7 +390,7 @@ def test_every_level_states_its_measured_strength() -> None:
     rows = {int(row[0]): row for row in re.findall(r"^\| (\d) \|(.*)\|$", section, re.M)}
     for level, words in strengths.items():
         cells = [cell.strip() for cell in rows[level][1].split("|")]
-        against_gnubg = re.search(r"(loses|wins) (\d\.\d\d) points a game to GNU", words)
+        against_gnubg = re.search(r"(loses|wins) (\d\.\d\d) points a game (?:to|from) GNU", words)
         assert against_gnubg is not None, words
         sign = "-" if against_gnubg.group(1) == "loses" else "+"
         assert cells[4] == sign + against_gnubg.group(2), level
