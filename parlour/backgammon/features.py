@@ -83,12 +83,22 @@ _SHIFTS = np.arange(25, dtype=np.int64)
 _BIT = np.int64(1) << _SHIFTS
 
 
+def packed(positions: Sequence[Position]) -> bytes:
+    """The checker counts of positions, 50 bytes each: the player on roll's 25, then
+    the other side's (one byte a count: far quicker to read into an array than
+    tuples of ints)."""
+    return b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
+
+
+def unpacked(raw: bytes) -> npt.NDArray[np.uint8]:
+    """:func:`packed` counts as an array ``[position, side, point - 1]``."""
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 2, 25)
+
+
 def features(positions: Sequence[Position]) -> Array:
     """The features of each position, one row each: the player on roll's six, the
     other side's six, then contact."""
-    raw = b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
-    counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
-    return features_of_counts(counts)
+    return features_of_counts(unpacked(packed(positions)))
 
 
 def features_of_counts(counts: npt.NDArray[np.uint8]) -> Array:
@@ -111,9 +121,8 @@ def features_of_counts(counts: npt.NDArray[np.uint8]) -> Array:
     movers = np.where(on_bar, 1 << 24, held)[:, :, None]
     blot_ahead = blots[:, :, None] << _SHIFTS
     open_ahead = (~made & _POINTS)[:, :, None] << _SHIFTS
-    high, low = _HIGH, _LOW
-    by_one_die = blot_ahead[..., high] | blot_ahead[..., low]
-    by_both = blot_ahead[..., high + low] & (open_ahead[..., high] | open_ahead[..., low])
+    by_one_die = blot_ahead[..., _HIGH] | blot_ahead[..., _LOW]
+    by_both = blot_ahead[..., _HIGH + _LOW] & (open_ahead[..., _HIGH] | open_ahead[..., _LOW])
     non_doubles = (movers & (by_one_die | by_both)) != 0
     one, two, three = (open_ahead[..., k * _DOUBLES] for k in (1, 2, 3))
     by_double = (

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.backgammon.board import Position
-from parlour.backgammon.features import FEATURES, features_of_counts
+from parlour.backgammon.features import FEATURES, features_of_counts, packed, unpacked
 
 try:
     from parlour.backgammon import native
@@ -64,12 +64,10 @@ _POINT_INPUTS = np.array(
 def encode(positions: Sequence[Position]) -> Array:
     """The network's inputs for each position, one row each, from the side of the
     player on roll."""
-    # one byte a count: far quicker to read into an array than tuples of ints
-    raw = b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
+    raw = packed(positions)
     if NATIVE:
         return np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
-    counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
-    return numpy_inputs(counts)
+    return numpy_inputs(unpacked(raw))
 
 
 def numpy_inputs(counts: npt.NDArray[np.uint8]) -> Array:

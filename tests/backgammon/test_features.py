@@ -10,7 +10,7 @@ import pytest
 
 from parlour import compiled
 from parlour.backgammon.board import Position, legal_plays
-from parlour.backgammon.features import FEATURES, FEATURES_PER_SIDE, features
+from parlour.backgammon.features import FEATURES, FEATURES_PER_SIDE, features, packed, unpacked
 from parlour.backgammon.network import INPUTS, numpy_inputs
 
 SHOTS, BACK_ESCAPES, CONTAINED, CONTAINED_SQUARED, BREAK_CONTACT, ENTRY = range(FEATURES_PER_SIDE)
@@ -137,11 +137,10 @@ def test_the_inputs_in_c_are_the_numpy_ones_bit_for_bit() -> None:
         Position(board({25: 15}), board({1: 15})),
         Position(board({24: 15}), board({25: 2, 24: 13})),
     ]
-    raw = b"".join(bytes(p.mover) + bytes(p.opponent) for p in positions)
+    raw = packed(positions)
     in_c = np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
-    counts = np.frombuffer(raw, dtype=np.uint8).reshape(len(positions), 2, 25)
     assert in_c.shape == (len(positions), native.INPUTS)
-    assert np.array_equal(in_c, numpy_inputs(counts))
+    assert np.array_equal(in_c, numpy_inputs(unpacked(raw)))
     with pytest.raises(ValueError, match="50 bytes"):
         native.inputs(raw[:-1])
     with pytest.raises(ValueError, match="more than 15"):
