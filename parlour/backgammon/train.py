@@ -86,16 +86,25 @@ def self_play_positions(network: Network, count: int, rng: np.random.Generator) 
     database judges exactly are left out)."""
     positions: list[Position] = []
     while len(positions) < count:
-        position = Position.start()
-        while True:
-            if not is_bearoff(position):
-                positions.append(position)
-            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            after = choose_play(network, position, dice)
-            if after.win_kind():
-                break
-            position = after.swapped()
+        seen, _ = self_play_game(network, rng)
+        positions.extend(position for position in seen if not is_bearoff(position))
     return positions
+
+
+def self_play_game(network: Network, rng: np.random.Generator) -> tuple[list[Position], int]:
+    """One game of the network against itself by 0-ply: every position met, each
+    with its mover about to throw, and how the last mover won (1 single, 2 gammon,
+    3 backgammon)."""
+    position = Position.start()
+    seen: list[Position] = []
+    while True:
+        seen.append(position)
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        after = choose_play(network, position, dice)
+        kind = after.win_kind()
+        if kind:
+            return seen, kind
+        position = after.swapped()
 
 
 def lookahead_targets(network: Network, positions: Sequence[Position], jobs: int = 1) -> Array:
@@ -174,16 +183,7 @@ class Trainer:
     def play_one_game(self) -> None:
         """Play one game against itself, then learn from it."""
         network = self.network
-        position = Position.start()
-        seen: list[Position] = []
-        while True:
-            seen.append(position)
-            dice = (int(self.rng.integers(1, 7)), int(self.rng.integers(1, 7)))
-            after = choose_play(network, position, dice)
-            kind = after.win_kind()
-            if kind:
-                break
-            position = after.swapped()
+        seen, kind = self_play_game(network, self.rng)
         self.games += 1
         self.plies += len(seen)
         self.gammons += kind >= 2
