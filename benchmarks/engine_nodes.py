@@ -9,6 +9,7 @@ script there with ``PYTHONPATH`` set to it, in turn with this one).
     python benchmarks/engine_nodes.py            # both engines
     python benchmarks/engine_nodes.py --game chess
     python benchmarks/engine_nodes.py --timed 0.5   # chess: depth and nodes in 0.5 s
+    python benchmarks/engine_nodes.py --depths 10,9,10,14,9,9   # chess: the C search alone
 
 Each game is searched twice where its search in C is built (``parlour compile``):
 by the C search and by the Python one (compiled with the rest, or pure), one after
@@ -120,6 +121,30 @@ def chess_timed(seconds: float, native: bool) -> None:
     print(f"all        {total_nodes / total_seconds:,.0f} nodes/s")
 
 
+def chess_deep(depths: list[int]) -> None:
+    """The chess search (in C where built) to a set depth on each of the six standard
+    perft positions, each by a new searcher: the nodes and the rate. A change to the
+    C search that keeps it node for node must count the same nodes here, so the rate
+    of two builds run in turn is the change's cost or gain."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from chess_perft import POSITIONS
+
+    total_nodes = 0
+    total_seconds = 0.0
+    for (name, fen, _, _), depth in zip(POSITIONS, depths, strict=True):
+        searcher = new_searcher()
+        state = CHESS.state_from_text(fen)
+        started = time.perf_counter()
+        searcher.search(state, depth=depth)
+        total_seconds += time.perf_counter() - started
+        total_nodes += searcher.nodes
+        print(f"{name:10} depth {depth:2}  nodes {searcher.nodes:9,}")
+    print(
+        f"all        nodes {total_nodes:,} in {total_seconds:.3f} s, "
+        f"{total_nodes / total_seconds:,.0f} nodes/s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=("chess", "checkers"), action="append")
@@ -135,11 +160,18 @@ def main() -> None:
         help="runs of each search, the C one and the Python one in turn",
     )
     parser.add_argument(
+        "--depths",
+        help="chess: the search to these depths (six, comma-separated) on the perft positions",
+    )
+    parser.add_argument(
         "--python", action="store_true", help="chess --timed: the Python search, not the C one"
     )
     args = parser.parse_args()
     if args.timed:
         chess_timed(args.timed, not args.python)
+        return
+    if args.depths:
+        chess_deep([int(depth) for depth in args.depths.split(",")])
         return
     for game in args.game or ["chess", "checkers"]:
         if game == "chess" and CHESS_NATIVE:
