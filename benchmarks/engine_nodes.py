@@ -9,7 +9,7 @@ script there with ``PYTHONPATH`` set to it, in turn with this one).
     python benchmarks/engine_nodes.py            # both engines
     python benchmarks/engine_nodes.py --game chess
     python benchmarks/engine_nodes.py --timed 0.5   # chess: depth and nodes in 0.5 s
-    python benchmarks/engine_nodes.py --depths 10,9,10,14,9,9   # chess: the C search alone
+    python benchmarks/engine_nodes.py --depths 10,9,10,12,9,9   # chess: the C search alone
 
 Each game is searched twice where its search in C is built (``parlour compile``):
 by the C search and by the Python one (compiled with the rest, or pure), one after
