@@ -276,8 +276,8 @@ pawn_moves(Position *p, int fr, int pin, int enemy, int captures_only, Move *out
 /* ChessBoard.generate: every legal move of the side to move into out (at least
  * MAX_MOVES long); returns how many. With captures_only, only the captures, the
  * promotions and en passant, which is all quiescence looks at: the king's steps to
- * empty squares, each asking whether the square is attacked, cost the most in
- * generating every move, and most nodes are quiescence's. */
+ * empty squares, each asking whether the square is attacked, are much of the cost
+ * of generating every move, and most nodes are quiescence's. */
 static inline int
 generate_moves(Position *p, Move *out, int captures_only)
 {
@@ -716,6 +716,13 @@ table_get(const Table *table, uint64_t key)
         if (entry->key == key)
             return entry;
     }
+}
+
+/* Starts fetching the slot table_get will look at first for the key. */
+static inline void
+table_prefetch(const Table *table, uint64_t key)
+{
+    __builtin_prefetch(&table->entries[table_slot(key, table->capacity - 1)]);
 }
 
 static int
@@ -1216,7 +1223,7 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
         int quiet = scored[searched].key < 790000 && !p->b[MOVE_TO(m)];
         make_move(p, m);
         if (depth > 1) /* the child will look itself up: start fetching its slot */
-            __builtin_prefetch(&s->table.entries[table_slot(p->hash, s->table.capacity - 1)]);
+            table_prefetch(&s->table, p->hash);
         if (quiet && searched >= quiet_limit && !in_check(p)) {
             unmake_move(p);
             continue;
