@@ -53,6 +53,7 @@ import random
 import re
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -61,7 +62,20 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from parlour.chess import engine
-from parlour.chess.board import BISHOP, BLACK, CELL, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from parlour.chess.board import (
+    BISHOP,
+    BLACK,
+    CELL,
+    KING,
+    KNIGHT,
+    KNIGHT_DIRS,
+    OFF,
+    PAWN,
+    QUEEN,
+    ROOK,
+    SLIDER_DIRS,
+    WHITE,
+)
 from parlour.chess.rules import CHESS, ChessState
 from parlour.core.protocol import Side
 
@@ -197,7 +211,17 @@ PASSED_EG_BASE = PASSED_MG_BASE + 8
 DOUBLED_MG, DOUBLED_EG, ISOLATED_MG, ISOLATED_EG = range(PASSED_EG_BASE + 8, PASSED_EG_BASE + 12)
 BISHOP_PAIR = PASSED_EG_BASE + 12
 TEMPO = BISHOP_PAIR + 1
-SIZE = TEMPO + 1
+# Piece activity (benchmarks/trials/chess-activity.patch, not in the engine): the
+# squares each knight, bishop, rook and queen reaches (mg, eg by kind), rooks on
+# open and half-open files (mg, eg). Fitted only with --activity.
+MOBILITY_MG_BASE = TEMPO + 1
+MOBILITY_EG_BASE = MOBILITY_MG_BASE + 4
+ROOK_OPEN_MG, ROOK_OPEN_EG, ROOK_HALF_MG, ROOK_HALF_EG = range(
+    MOBILITY_EG_BASE + 4, MOBILITY_EG_BASE + 8
+)
+SIZE = ROOK_HALF_EG + 1
+ACTIVITY = range(MOBILITY_MG_BASE, SIZE)
+MOBILE_KINDS = (KNIGHT, BISHOP, ROOK, QUEEN)
 
 
 def engine_numbers() -> np.ndarray:
@@ -213,7 +237,70 @@ def engine_numbers() -> np.ndarray:
     w[ISOLATED_MG], w[ISOLATED_EG] = engine.ISOLATED_MG, engine.ISOLATED_EG
     w[BISHOP_PAIR] = engine.BISHOP_PAIR
     w[TEMPO] = engine.TEMPO
+    trial = vars(engine)  # the activity trial's numbers, where it is applied
+    if "MOBILITY_MG" in trial:
+        # The engine counts squares beyond a base; the features count them all, the
+        # base going with the material.
+        mob_mg, mob_eg, base = trial["MOBILITY_MG"], trial["MOBILITY_EG"], trial["MOBILITY_BASE"]
+        for i, kind in enumerate(MOBILE_KINDS):
+            w[MOBILITY_MG_BASE + i], w[MOBILITY_EG_BASE + i] = mob_mg[kind], mob_eg[kind]
+            k = KINDS.index(kind)
+            w[MG_BASE + k * 64 : MG_BASE + k * 64 + 64] -= base[kind] * mob_mg[kind]
+            w[EG_BASE + k * 64 : EG_BASE + k * 64 + 64] -= base[kind] * mob_eg[kind]
+        w[ROOK_OPEN_MG], w[ROOK_OPEN_EG] = trial["ROOK_OPEN_FILE"]
+        w[ROOK_HALF_MG], w[ROOK_HALF_EG] = trial["ROOK_HALF_OPEN_FILE"]
     return w
+
+
+def activity_features(board: list[int], mg: np.ndarray, eg: np.ndarray) -> None:
+    """Add the activity counts to ``mg`` and ``eg``, as the trial patch's
+    ``activity`` finds them: squares not held by the piece's own side nor guarded
+    by an enemy pawn; a rook's file without its own pawns, open or half-open."""
+    pawn_files = {WHITE: [0] * 8, BLACK: [0] * 8}
+    for sq in range(64):
+        p = board[CELL[sq]]
+        if p & 7 == PAWN:
+            pawn_files[p & (WHITE | BLACK)][sq & 7] += 1
+    for sq in range(64):
+        cell = CELL[sq]
+        p = board[cell]
+        kind = p & 7
+        if kind not in MOBILE_KINDS:
+            continue
+        color = p & (WHITE | BLACK)
+        sign = 1 if color == WHITE else -1
+        enemy_pawn = (color ^ (WHITE | BLACK)) | PAWN
+        left, right = (9, 11) if color == WHITE else (-9, -11)
+        reached = 0
+        if kind == KNIGHT:
+            for d in KNIGHT_DIRS:
+                t = cell + d
+                q = board[t]
+                if q == OFF or q & color:
+                    continue
+                if board[t + left] != enemy_pawn and board[t + right] != enemy_pawn:
+                    reached += 1
+        else:
+            for d in SLIDER_DIRS[kind]:
+                t = cell + d
+                q = board[t]
+                while q != OFF and not q & color:
+                    if board[t + left] != enemy_pawn and board[t + right] != enemy_pawn:
+                        reached += 1
+                    if q:
+                        break
+                    t += d
+                    q = board[t]
+        i = MOBILE_KINDS.index(kind)
+        mg[MOBILITY_MG_BASE + i] += sign * reached
+        eg[MOBILITY_EG_BASE + i] += sign * reached
+        if kind == ROOK and not pawn_files[color][sq & 7]:
+            if pawn_files[color ^ (WHITE | BLACK)][sq & 7]:
+                mg[ROOK_HALF_MG] += sign
+                eg[ROOK_HALF_EG] += sign
+            else:
+                mg[ROOK_OPEN_MG] += sign
+                eg[ROOK_OPEN_EG] += sign
 
 
 def features(state: ChessState) -> np.ndarray:
@@ -268,6 +355,7 @@ def features(state: ChessState) -> np.ndarray:
     for f in range(1, 9):
         mg[DOUBLED_MG] += max(0, count[WHITE][f] - 1) - max(0, count[BLACK][f] - 1)
         eg[DOUBLED_EG] += max(0, count[WHITE][f] - 1) - max(0, count[BLACK][f] - 1)
+    activity_features(board, mg, eg)
     phase = min(phase, 24)
     x = mg * (phase / 24) + eg * ((24 - phase) / 24)
     x[BISHOP_PAIR] = (bishops[WHITE] >= 2) - (bishops[BLACK] >= 2)
@@ -305,7 +393,7 @@ def command_fit(options: argparse.Namespace) -> None:
         assert abs(float(x @ w0) - pair - ours) <= 1.01, (row["fen"], float(x @ w0), ours)
     print("features agree with engine.evaluate on 1000 positions")
 
-    cache = Path(str(options.labelled) + ".features.npz")
+    cache = Path(str(options.labelled) + ".features2.npz")
     if cache.exists():
         x_all = np.load(cache)["x"]
     else:
@@ -333,31 +421,17 @@ def command_fit(options: argparse.Namespace) -> None:
     def loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
         return float(np.mean((expected(x @ w) - y) ** 2))
 
-    # Adam over the numbers (tied ones as one), starting from the engine's own;
-    # squares never seen (pawns on the first and last ranks) have no gradient but
-    # the ridge's, which holds each number towards the engine's.
     free0 = np.linalg.lstsq(tie, w0, rcond=None)[0]
-    u = free0.copy()
-    seen = np.abs(x_fit_tied).sum(axis=0) > 0
-    m = np.zeros_like(u)
-    v = np.zeros_like(u)
-    x32 = x_fit_tied.astype(np.float32)
+    fixed = np.abs(x_fit_tied).sum(axis=0) == 0  # e.g. pawns on the first rank
+    if not options.activity:
+        fixed |= tie[list(ACTIVITY)].sum(axis=0) > 0
     print(f"loss before: fit {loss(x_fit, y_fit, w0):.6f}, held out {loss(x_test, y_test, w0):.6f}")
-    for step in range(1, options.steps + 1):
-        p = expected(x32 @ u.astype(np.float32)).astype(np.float64)
-        g_out = 2 * (p - y_fit) * p * (1 - p) / SCALE / len(y_fit)
-        grad = (x32.T @ g_out.astype(np.float32)).astype(np.float64)
-        grad += 2 * options.ridge * (u - free0)
-        grad[~seen] = 0
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        u -= options.rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-12)
-        if step % 500 == 0:
-            print(
-                f"step {step}: fit {loss(x_fit_tied, y_fit, u):.6f},"
-                f" held out {loss(x_test_tied, y_test, u):.6f}",
-                flush=True,
-            )
+
+    def report(step: int, u: np.ndarray) -> None:
+        fitted, held_out = loss(x_fit_tied, y_fit, u), loss(x_test_tied, y_test, u)
+        print(f"step {step}: fit {fitted:.6f}, held out {held_out:.6f}", flush=True)
+
+    u = adam(x_fit_tied, y_fit, free0, fixed, options, report)
     w = tie @ u
     if options.keep_scale:
         # The search's margins (futility, aspiration, the levels' and the coach's
@@ -375,7 +449,7 @@ def command_fit(options: argparse.Namespace) -> None:
                 for k in range(5)
             )
 
-        scale = material(w0) / material(w)
+        scale = material(with_bases(w0)) / material(with_bases(w))
         w = w * scale
         print(f"scaled by {scale:.3f} to the engine's material")
     w = np.round(w)
@@ -386,6 +460,34 @@ def command_fit(options: argparse.Namespace) -> None:
     Path(options.out).write_text(draw(w))
     np.save(str(options.out) + ".npy", w)
     print(f"tables written to {options.out}")
+
+
+def adam(
+    x: np.ndarray,
+    y: np.ndarray,
+    start: np.ndarray,
+    fixed: np.ndarray,
+    options: argparse.Namespace,
+    report: Callable[[int, np.ndarray], None],
+) -> np.ndarray:
+    """The numbers minimising the squared error of the expected results plus the
+    ridge (towards ``start``), by Adam; the ``fixed`` ones stay where they are."""
+    u = start.copy()
+    m = np.zeros_like(u)
+    v = np.zeros_like(u)
+    x32 = x.astype(np.float32)
+    for step in range(1, options.steps + 1):
+        p = expected(x32 @ u.astype(np.float32)).astype(np.float64)
+        g_out = 2 * (p - y) * p * (1 - p) / SCALE / len(y)
+        grad = (x32.T @ g_out.astype(np.float32)).astype(np.float64)
+        grad += 2 * options.ridge * (u - start)
+        grad[fixed] = 0
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        u -= options.rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-12)
+        if step % 500 == 0:
+            report(step, u)
+    return u
 
 
 def ties(kinds: str) -> np.ndarray:
@@ -411,11 +513,28 @@ def ties(kinds: str) -> np.ndarray:
     return tie
 
 
+#: The trial patch's base of each kind's count (chess-activity.patch).
+MOBILITY_BASE = (0, 0, 4, 6, 7, 13, 0, 0)
+
+
+def with_bases(w: np.ndarray) -> np.ndarray:
+    """The numbers with each kind's base count of squares priced into its tables:
+    the engine counts the squares beyond a base, the features count them all."""
+    w = w.copy()
+    for i, kind in enumerate(MOBILE_KINDS):
+        k = KINDS.index(kind)
+        w[MG_BASE + k * 64 : MG_BASE + k * 64 + 64] += MOBILITY_BASE[kind] * w[MOBILITY_MG_BASE + i]
+        w[EG_BASE + k * 64 : EG_BASE + k * 64 + 64] += MOBILITY_BASE[kind] * w[MOBILITY_EG_BASE + i]
+    return w
+
+
 def draw(w: np.ndarray) -> str:
     """The numbers as engine.py writes them: material, then each kind's tables drawn
     rank 8 first, the material taken out (the mean over the squares a piece of the
     kind can stand on)."""
     lines = []
+    active = bool(np.any(w[list(ACTIVITY)]))
+    w = with_bases(w)
     material_mg = [0] * 7
     material_eg = [0] * 7
     tables = []
@@ -452,6 +571,17 @@ def draw(w: np.ndarray) -> str:
     lines.append(f"ISOLATED_MG, ISOLATED_EG = {int(w[ISOLATED_MG])}, {int(w[ISOLATED_EG])}")
     lines.append(f"BISHOP_PAIR = {int(w[BISHOP_PAIR])}")
     lines.append(f"TEMPO = {int(w[TEMPO])}")
+    if active:
+        mobility = {}
+        for name, base in (("MG", MOBILITY_MG_BASE), ("EG", MOBILITY_EG_BASE)):
+            by_kind = [0] * 8
+            for i, kind in enumerate(MOBILE_KINDS):
+                by_kind[kind] = int(w[base + i])
+            mobility[name] = tuple(by_kind)
+        lines.append(f"MOBILITY_MG = {mobility['MG']}")
+        lines.append(f"MOBILITY_EG = {mobility['EG']}")
+        lines.append(f"ROOK_OPEN_FILE = ({int(w[ROOK_OPEN_MG])}, {int(w[ROOK_OPEN_EG])})")
+        lines.append(f"ROOK_HALF_OPEN_FILE = ({int(w[ROOK_HALF_MG])}, {int(w[ROOK_HALF_EG])})")
     return "\n".join(lines) + "\n"
 
 
@@ -508,6 +638,7 @@ def main() -> None:
     fit.add_argument(
         "--symmetric", default="", help="tie each square to its mirror for these kinds (e.g. NBRQ)"
     )
+    fit.add_argument("--activity", action="store_true", help="fit the trial's activity terms too")
     fit.add_argument("--keep-scale", action="store_true", help="scale to the engine's material")
     fit.add_argument("--jobs", type=int, default=2)
     fit.add_argument("--seed", type=int, default=1)
