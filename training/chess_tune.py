@@ -14,14 +14,17 @@ expected result by the same logistic curve, and the fit minimises the squared
 difference of the two expected results (so a won position scored +900 or +2000
 costs little either way, and the quiet middle is fitted closely).
 
-Three steps, run from the repository root::
+Four steps, run from the repository root (as measured in docs/benchmarks.md, "The
+evaluation fitted to Stockfish's scores")::
 
-    .venv/bin/python training/chess_tune.py games --games 2400 --nodes 1500 \\
+    .venv/bin/python training/chess_tune.py games --games 3000 --nodes 1500 \\
         --jobs 2 --seed 1 --out /tmp/chess-positions.jsonl
     .venv/bin/python training/chess_tune.py label /tmp/chess-positions.jsonl \\
         --depth 8 --jobs 2 --out /tmp/chess-labelled.jsonl
     .venv/bin/python training/chess_tune.py fit /tmp/chess-labelled.jsonl \\
-        --out /tmp/chess-tuned.txt
+        --keep-scale --out /tmp/chess-tuned.txt
+    .venv/bin/python training/chess_tune.py apply /tmp/chess-tuned.txt \\
+        /work/wt-tune/parlour/chess/engine.py
 
 ``games``: the engine plays itself, a few random moves first (two to six plies)
 so that the games differ, then each move searched to ``--nodes`` nodes, with a
@@ -38,10 +41,18 @@ positions (the quiescence search settles the rest).
 :func:`parlour.chess.engine.evaluate` on the first thousand: the dot product with
 the engine's own numbers must give its score, to rounding), then the fit by Adam
 with a ridge penalty (``--ridge``) holding each number towards the engine's own, so
-that squares seldom seen keep sensible values. It prints the loss before and after
-on the positions and on a held-out tenth, and writes the tables drawn as in
-engine.py. The numbers go into the engine only if a match at fixed nodes says so
-(benchmarks/chess_match.py, docs/benchmarks.md).
+that squares seldom seen keep sensible values, and each knight, bishop, rook and
+queen square tied to its mirror across the middle file (``--symmetric``). It prints
+the loss before and after on the positions and on the file's last tenth (whole
+games it has not seen), and writes the tables drawn as in engine.py; with
+``--keep-scale`` rescaled to the engine's total material, so that the search's
+margins in centipawns keep their meaning. ``--result-weight`` mixes the game's
+result into the target; ``--activity`` fits the terms of the activity trial
+(benchmarks/trials/chess-activity.patch) too.
+
+``apply``: the drawn tables and numbers written into an engine.py in place of its
+own (a worktree's, to be matched against main). The numbers go into the engine
+only if a match at fixed nodes says so (benchmarks/chess_match.py).
 """
 
 from __future__ import annotations
@@ -629,19 +640,20 @@ def main() -> None:
     label.add_argument("--out", default="/tmp/chess-labelled.jsonl")
     fit = commands.add_parser("fit", help="fit the numbers")
     fit.add_argument("labelled")
-    fit.add_argument("--steps", type=int, default=2000)
-    fit.add_argument("--rate", type=float, default=0.5, help="Adam's step, in centipawns")
-    fit.add_argument("--ridge", type=float, default=1e-7)
+    fit.add_argument("--steps", type=int, default=1000)
+    fit.add_argument("--rate", type=float, default=1.0, help="Adam's step, in centipawns")
+    fit.add_argument("--ridge", type=float, default=2e-9)
     fit.add_argument(
         "--result-weight", type=float, default=0.0, help="share of the game's result in the target"
     )
     fit.add_argument(
-        "--symmetric", default="", help="tie each square to its mirror for these kinds (e.g. NBRQ)"
+        "--symmetric",
+        default="NBRQ",
+        help="tie each square to its mirror for these kinds ('': none)",
     )
     fit.add_argument("--activity", action="store_true", help="fit the trial's activity terms too")
     fit.add_argument("--keep-scale", action="store_true", help="scale to the engine's material")
     fit.add_argument("--jobs", type=int, default=2)
-    fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--out", default="/tmp/chess-tuned.txt")
     apply = commands.add_parser("apply", help="write fitted tables into an engine.py")
     apply.add_argument("tables")
