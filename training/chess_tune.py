@@ -118,9 +118,9 @@ def _result(state: ChessState) -> float | None:
     return 1.0 if outcome.winner == Side.FIRST else 0.0
 
 
-def play_game(args: tuple[int, int, float, int]) -> list[tuple[str, float]]:
+def play_game(args: tuple[int, int, float]) -> list[tuple[str, float]]:
     """One self-play game: (FEN, White's result) of each kept position."""
-    seed, nodes, loose, _ = args
+    seed, nodes, loose = args
     rng = random.Random(seed)
     searcher = engine.new_searcher(hash_entries=100_000)
     state = CHESS.new_state()
@@ -147,8 +147,7 @@ def play_game(args: tuple[int, int, float, int]) -> list[tuple[str, float]]:
 def command_games(options: argparse.Namespace) -> None:
     started = time.monotonic()
     jobs = [
-        (options.seed * 1_000_003 + i, options.nodes, options.loose, i)
-        for i in range(options.games)
+        (options.seed * 1_000_003 + i, options.nodes, options.loose) for i in range(options.games)
     ]
     count = 0
     results = {0.0: 0, 0.5: 0, 1.0: 0}
@@ -235,13 +234,28 @@ ACTIVITY = range(MOBILITY_MG_BASE, SIZE)
 MOBILE_KINDS = (KNIGHT, BISHOP, ROOK, QUEEN)
 
 
+def table(base: int, kind: int) -> slice:
+    """Where a kind's 64 squares lie among the numbers (``base`` MG_BASE or EG_BASE)."""
+    start = base + KINDS.index(kind) * 64
+    return slice(start, start + 64)
+
+
+def standing(kind: int) -> range:
+    """The squares a piece of the kind can stand on (a pawn not on the end ranks)."""
+    return range(8, 56) if kind == PAWN else range(64)
+
+
+def material(w: np.ndarray, base: int, kind: int) -> float:
+    """A kind's material in the numbers: its table's mean over where it can stand."""
+    return float(np.mean(w[table(base, kind)][standing(kind)]))
+
+
 def engine_numbers() -> np.ndarray:
     """The engine's own numbers in the order of the features."""
     w = np.zeros(SIZE)
-    for k, kind in enumerate(KINDS):
-        for sq in range(64):
-            w[MG_BASE + k * 64 + sq] = engine.PST_MG[WHITE | kind][CELL[sq]]
-            w[EG_BASE + k * 64 + sq] = engine.PST_EG[WHITE | kind][CELL[sq]]
+    for kind in KINDS:
+        w[table(MG_BASE, kind)] = [engine.PST_MG[WHITE | kind][CELL[sq]] for sq in range(64)]
+        w[table(EG_BASE, kind)] = [engine.PST_EG[WHITE | kind][CELL[sq]] for sq in range(64)]
     w[PASSED_MG_BASE : PASSED_MG_BASE + 8] = engine.PASSED_MG
     w[PASSED_EG_BASE : PASSED_EG_BASE + 8] = engine.PASSED_EG
     w[DOUBLED_MG], w[DOUBLED_EG] = engine.DOUBLED_MG, engine.DOUBLED_EG
@@ -255,9 +269,8 @@ def engine_numbers() -> np.ndarray:
         mob_mg, mob_eg, base = trial["MOBILITY_MG"], trial["MOBILITY_EG"], trial["MOBILITY_BASE"]
         for i, kind in enumerate(MOBILE_KINDS):
             w[MOBILITY_MG_BASE + i], w[MOBILITY_EG_BASE + i] = mob_mg[kind], mob_eg[kind]
-            k = KINDS.index(kind)
-            w[MG_BASE + k * 64 : MG_BASE + k * 64 + 64] -= base[kind] * mob_mg[kind]
-            w[EG_BASE + k * 64 : EG_BASE + k * 64 + 64] -= base[kind] * mob_eg[kind]
+            w[table(MG_BASE, kind)] -= base[kind] * mob_mg[kind]
+            w[table(EG_BASE, kind)] -= base[kind] * mob_eg[kind]
         w[ROOK_OPEN_MG], w[ROOK_OPEN_EG] = trial["ROOK_OPEN_FILE"]
         w[ROOK_HALF_MG], w[ROOK_HALF_EG] = trial["ROOK_HALF_OPEN_FILE"]
     return w
@@ -329,10 +342,9 @@ def features(state: ChessState) -> np.ndarray:
         if not p:
             continue
         kind, colour = p & 7, p & (WHITE | BLACK)
-        k = KINDS.index(kind)
         sign, seen = (1, sq) if colour == WHITE else (-1, sq ^ 56)
-        mg[MG_BASE + k * 64 + seen] += sign
-        eg[EG_BASE + k * 64 + seen] += sign
+        mg[table(MG_BASE, kind).start + seen] += sign
+        eg[table(EG_BASE, kind).start + seen] += sign
         phase += engine.PHASE[kind]
         if kind == BISHOP:
             bishops[colour] += 1
@@ -404,10 +416,11 @@ def command_fit(options: argparse.Namespace) -> None:
         assert abs(float(x @ w0) - pair - ours) <= 1.01, (row["fen"], float(x @ w0), ours)
     print("features agree with engine.evaluate on 1000 positions")
 
-    cache = Path(str(options.labelled) + ".features2.npz")
-    if cache.exists():
-        x_all = np.load(cache)["x"]
-    else:
+    # The features of every position, kept beside the file; made again when they
+    # are not those of these rows and numbers (another file, or features added).
+    cache = Path(str(options.labelled) + ".features.npz")
+    x_all = np.load(cache)["x"] if cache.exists() else np.zeros((0, 0))
+    if x_all.shape != (len(rows), SIZE):
         started = time.monotonic()
         with ProcessPoolExecutor(options.jobs) as pool:
             fens = [str(r["fen"]) for r in rows]
@@ -449,18 +462,12 @@ def command_fit(options: argparse.Namespace) -> None:
         # thresholds) are in the engine's centipawns: keep its scale (the summed
         # material of the pieces, by the tables' means, as it was), and take only
         # the shape from the fit.
-        def material(numbers: np.ndarray) -> float:
+        def total(numbers: np.ndarray) -> float:
             return sum(
-                float(
-                    np.mean(
-                        numbers[base + k * 64 + 8 * (k == 0) : base + k * 64 + 64 - 8 * (k == 0)]
-                    )
-                )
-                for base in (MG_BASE, EG_BASE)
-                for k in range(5)
+                material(numbers, base, kind) for base in (MG_BASE, EG_BASE) for kind in KINDS[:5]
             )
 
-        scale = material(with_bases(w0)) / material(with_bases(w))
+        scale = total(with_bases(w0)) / total(with_bases(w))
         w = w * scale
         print(f"scaled by {scale:.3f} to the engine's material")
     w = np.round(w)
@@ -507,15 +514,11 @@ def ties(kinds: str) -> np.ndarray:
     (letters of PNBRQK), so that the fit has half as many numbers to find there."""
     columns: list[list[int]] = []
     for i in range(SIZE):
-        if i < EG_BASE * 2:
-            kind = KINDS[(i % EG_BASE) // 64]
-            sq = i % 64
-            letter = "PNBRQK"[KINDS.index(kind)]
-            if letter in kinds.upper() and sq & 7 >= 4:
-                continue  # the mirror of a square on the queen's side
-            if letter in kinds.upper():
+        sq = i % 64
+        if i < PASSED_MG_BASE and "PNBRQK"[(i % EG_BASE) // 64] in kinds.upper():
+            if sq & 7 < 4:  # a square on the queen's side, with its mirror
                 columns.append([i, i - sq + (sq ^ 7)])
-                continue
+            continue
         columns.append([i])
     tie = np.zeros((SIZE, len(columns)))
     for j, members in enumerate(columns):
@@ -533,9 +536,8 @@ def with_bases(w: np.ndarray) -> np.ndarray:
     the engine counts the squares beyond a base, the features count them all."""
     w = w.copy()
     for i, kind in enumerate(MOBILE_KINDS):
-        k = KINDS.index(kind)
-        w[MG_BASE + k * 64 : MG_BASE + k * 64 + 64] += MOBILITY_BASE[kind] * w[MOBILITY_MG_BASE + i]
-        w[EG_BASE + k * 64 : EG_BASE + k * 64 + 64] += MOBILITY_BASE[kind] * w[MOBILITY_EG_BASE + i]
+        w[table(MG_BASE, kind)] += MOBILITY_BASE[kind] * w[MOBILITY_MG_BASE + i]
+        w[table(EG_BASE, kind)] += MOBILITY_BASE[kind] * w[MOBILITY_EG_BASE + i]
     return w
 
 
@@ -549,17 +551,16 @@ def draw(w: np.ndarray) -> str:
     material_mg = [0] * 7
     material_eg = [0] * 7
     tables = []
-    for k, kind in enumerate(KINDS):
-        squares = range(8, 56) if kind == PAWN else range(64)
-        mg = w[MG_BASE + k * 64 : MG_BASE + k * 64 + 64]
-        eg = w[EG_BASE + k * 64 : EG_BASE + k * 64 + 64]
+    for kind in KINDS:
+        squares = standing(kind)
         if kind == KING:
             base_mg = base_eg = 0
         else:
-            base_mg = int(round(float(np.mean([mg[s] for s in squares])) / 5) * 5)
-            base_eg = int(round(float(np.mean([eg[s] for s in squares])) / 5) * 5)
+            base_mg = int(round(material(w, MG_BASE, kind) / 5) * 5)
+            base_eg = int(round(material(w, EG_BASE, kind) / 5) * 5)
         material_mg[kind] = base_mg
         material_eg[kind] = base_eg
+        mg, eg = w[table(MG_BASE, kind)], w[table(EG_BASE, kind)]
         for phase, values, base in (("MG", mg, base_mg), ("EG", eg, base_eg)):
             rows = []
             for rank in range(7, -1, -1):
