@@ -12,6 +12,7 @@ historical record).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
@@ -65,24 +66,44 @@ def stockfish_chances(engine: chess.engine.SimpleEngine, board: chess.Board) -> 
     return winning_chances(centipawns)
 
 
-def stockfish_drops(engine: chess.engine.SimpleEngine, line: str) -> list[tuple[float, float]]:
+def prefixes(line: str) -> list[tuple[str, ...]]:
+    """Each position of a game as the moves that lead to it from the start."""
+    moves = tuple(line.split())
+    return [moves[:i] for i in range(len(moves) + 1)]
+
+
+def stockfish_judge(
+    engine: chess.engine.SimpleEngine, positions: list[tuple[str, ...]]
+) -> dict[tuple[str, ...], float]:
+    """The side to move's winning chances by Stockfish in each position (given as
+    the moves from the start: Stockfish sees the game's history, as in a game)."""
+    found = {}
+    for moves in positions:
+        board = chess.Board()
+        for san in moves:
+            board.push_san(san)
+        found[moves] = stockfish_chances(engine, board)
+    return found
+
+
+def stockfish_drops(chances: dict[tuple[str, ...], float], line: str) -> list[tuple[float, float]]:
     """Each move's mover's winning chances before it and their drop, by Stockfish."""
-    board = chess.Board()
-    chances = [stockfish_chances(engine, board)]
-    for san in line.split():
-        board.push_san(san)
-        chances.append(stockfish_chances(engine, board))
-    return [(chances[i], max(0.0, chances[i] + chances[i + 1])) for i in range(len(chances) - 1)]
+    found = [chances[moves] for moves in prefixes(line)]
+    return [(found[i], max(0.0, found[i] + found[i + 1])) for i in range(len(found) - 1)]
 
 
 @pytest.fixture(scope="module")
-def stockfish() -> chess.engine.SimpleEngine:
+def stockfish() -> Iterator[list[chess.engine.SimpleEngine]]:
+    """Two Stockfish processes, one a core: each position is a new game to it, its
+    hash cleared, so that which of the two judges a position changes nothing."""
     if not Path(STOCKFISH).exists():
         pytest.fail(f"Stockfish not found at {STOCKFISH}: apt-get install stockfish")
-    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    engine.configure({"Threads": 1, "Hash": 64})
-    yield engine
-    engine.quit()
+    engines = [chess.engine.SimpleEngine.popen_uci(STOCKFISH) for _ in range(2)]
+    for engine in engines:
+        engine.configure({"Threads": 1, "Hash": 64})
+    yield engines
+    for engine in engines:
+        engine.quit()
 
 
 Judged = list[tuple[str, str, float, float, float]]
@@ -96,20 +117,26 @@ def coach_losses(line: str) -> list[tuple[str, float]]:
 
 
 @pytest.fixture(scope="module")
-def judged(stockfish: chess.engine.SimpleEngine) -> Judged:
+def judged(stockfish: list[chess.engine.SimpleEngine]) -> Judged:
     """(game, move, the mover's chances before it by Stockfish, Stockfish's drop,
     the coach's drop) for every move of every game."""
     found = []
-    # Stockfish works in its own process from a thread; the coach's analyses of the
-    # games, independent of each other, in two processes beside it (the machine's
-    # two cores: this is the slowest fixture of the test run)
-    with ThreadPoolExecutor(1) as threads, ProcessPoolExecutor(2) as processes:
-        asked = {
-            name: threads.submit(stockfish_drops, stockfish, line) for name, line in GAMES.items()
-        }
+    # The games share their openings: each position (the same moves from the start)
+    # is judged once, by whichever Stockfish it falls to; the two work from threads,
+    # and the coach's analyses of the games, independent of each other, in two
+    # processes beside them (the machine's two cores: this is one of the slowest
+    # fixtures of the test run)
+    positions = list(dict.fromkeys(moves for line in GAMES.values() for moves in prefixes(line)))
+    shares = [positions[i :: len(stockfish)] for i in range(len(stockfish))]
+    with ThreadPoolExecutor(len(stockfish)) as threads, ProcessPoolExecutor(2) as processes:
+        judging = [
+            threads.submit(stockfish_judge, engine, share)
+            for engine, share in zip(stockfish, shares, strict=True)
+        ]
         reviews = dict(zip(GAMES, processes.map(coach_losses, GAMES.values()), strict=True))
+        chances = {moves: chance for job in judging for moves, chance in job.result().items()}
     for name, line in GAMES.items():
-        review, drops = reviews[name], asked[name].result()
+        review, drops = reviews[name], stockfish_drops(chances, line)
         assert [move for move, _ in review] == line.split()
         for (move, loss), (before, drop) in zip(review, drops, strict=True):
             found.append((name, move, before, drop, loss))
