@@ -8,6 +8,7 @@ rules themselves (a man left to be taken, a mate allowed), not by the engine."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -75,14 +76,19 @@ def test_a_stop_ends_the_analysis_with_what_was_found() -> None:
     stop = threading.Event()
     state = get_game("chess").new_state()
     state.play_line("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6")
+    stopped_at: list[float] = []
 
     def progress(done: int, total: int) -> None:
         if done == 2:
             stop.set()
+            stopped_at.append(time.monotonic())
 
-    review = analyse_game(state, seconds=5, on_progress=progress, stop=stop)
+    review = analyse_game(state, seconds=1, on_progress=progress, stop=stop)
     assert not review.complete
     assert [move.ply for move in review.moves] == [1, 2]
+    # the search begun after the stop ended at once (in milliseconds), not on its
+    # budget of a second
+    assert time.monotonic() - stopped_at[0] < 0.5
 
 
 def test_the_game_is_replayed_from_its_start_even_when_resigned() -> None:
