@@ -23,11 +23,19 @@ from tests.server.live import server
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: Seconds an engine job is held without renewal (the server's own is 20): the job
+#: of a computer thinking when its server was killed is taken again once the lease
+#: runs out, so the test waits that long for nothing but the clock.
+LEASE = 3.0
+
+
 def slow_server(
     db_url: str, log: Path, thinking: float
 ) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[bytes], str]]:
-    """A real server process; its "slow" computer level thinks ``thinking`` seconds."""
-    return server(db_url, log, env={"PARLOUR_TEST_THINKING": str(thinking)})
+    """A real server process; its "slow" computer level thinks ``thinking`` seconds;
+    its engine jobs are held on a lease of :data:`LEASE` seconds."""
+    env = {"PARLOUR_TEST_THINKING": str(thinking), "PARLOUR_TEST_LEASE": str(LEASE)}
+    return server(db_url, log, env=env)
 
 
 def children(pid: int) -> list[int]:
