@@ -90,8 +90,12 @@ def random_start(rng: random.Random) -> str:
             return board.fen()
 
 
-def compare_position(ours: ChessState, board: chess.Board, where: str) -> None:
-    assert ours.to_text() == board.fen(), where
+def compare_position(
+    ours: ChessState, board: chess.Board, fen: str, where: str
+) -> chess.Outcome | None:
+    """Compare everything at one position (``fen`` is ``board.fen()``, computed once
+    by the caller); return python-chess's outcome, None while the game goes on."""
+    assert ours.to_text() == fen, where
     assert ours.is_check() == board.is_check(), where
     expected = board.outcome()
     got = ours.outcome()
@@ -129,6 +133,7 @@ def compare_position(ours: ChessState, board: chess.Board, where: str) -> None:
             assert board.can_claim_draw(), where
     else:
         assert legal == [], where
+    return expected
 
 
 def choose_move(state: ChessState, rng: random.Random) -> Move:
@@ -161,9 +166,9 @@ def play_cross_checked(fen: str, seed: int) -> set[str]:
     seen: set[str] = set()
     plies = 0
     while plies < MAX_PLIES:
-        where = f"seed {seed}, ply {plies}, {board.fen()}"
-        compare_position(ours, board, where)
-        if board.is_game_over():
+        fen_now = board.fen()
+        where = f"seed {seed}, ply {plies}, {fen_now}"
+        if compare_position(ours, board, fen_now, where) is not None:  # the game is over
             break
         seen.add(ours.claimable_draw() or "")
         move = choose_move(ours, rng)
