@@ -54,8 +54,18 @@ def five(four: EndgameDatabase) -> EndgameDatabase:
     return EndgameDatabase(5, codes)
 
 
+#: For each byte of a table's 32-square mask, each of its 256 values as the rules'
+#: padded board bits (squares 8k + 1 to 8k + 8 for byte k).
+_PADDED_BYTES = [
+    [sum(1 << SQUARE_BIT[8 * k + b + 1] for b in range(8) if byte >> b & 1) for byte in range(256)]
+    for k in range(4)
+]
+
+
 def _padded(mask: int) -> int:
-    return sum(1 << SQUARE_BIT[b + 1] for b in range(32) if mask >> b & 1)
+    """A table's mask of squares (bit n for square n + 1) as the rules' board bits."""
+    low, second, third, high = _PADDED_BYTES
+    return low[mask & 255] | second[mask >> 8 & 255] | third[mask >> 16 & 255] | high[mask >> 24]
 
 
 @pytest.mark.parametrize(("pieces", "sample"), [(3, None), (4, 20_000)])
