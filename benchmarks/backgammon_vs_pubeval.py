@@ -8,6 +8,11 @@ level took a move (the mean and the worst over every position met).
     python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
         [--weights bg-train.npz]
     python benchmarks/backgammon_vs_pubeval.py --level 6 --opponent 5 --games 400
+    python benchmarks/backgammon_vs_pubeval.py --opponent gnubg --games 10000 --lend contact
+
+``--lend`` is a diagnostic of where the points go: in positions of the kinds named
+(gnubg's classes: contact, crashed, race) Parlour's side plays gnubg's 0-ply play,
+so the rise of its score shows what its own play of those kinds costs.
 """
 
 from __future__ import annotations
@@ -86,6 +91,28 @@ def gnubg_player(position: Position, dice: tuple[int, int]) -> Position:
     return checked(position, dice, tuple(CheckerMove(start, end) for start, end in pairs))
 
 
+#: gnubg's classes of position, for ``--lend``.
+KINDS = {"contact": gnubg_nn.c_contact, "crashed": gnubg_nn.c_crashed, "race": gnubg_nn.c_race}
+
+
+class Lent:
+    """A player that plays gnubg's 0-ply play in positions of some kinds, its own
+    elsewhere."""
+
+    def __init__(self, own: Chooser, kinds: set[int]) -> None:
+        self.own = own
+        self.kinds = kinds
+        self.lent = 0
+        self.moves = 0
+
+    def __call__(self, position: Position, dice: tuple[int, int]) -> Position:
+        self.moves += 1
+        if gnubg_nn.classify(gnubg_board(position)) in self.kinds:
+            self.lent += 1
+            return gnubg_player(position, dice)
+        return self.own(position, dice)
+
+
 def checked(position: Position, dice: tuple[int, int], play: tuple[CheckerMove, ...]) -> Position:
     """The yardstick's play applied, after making sure our rules allow it (a
     misread move would silently corrupt the match)."""
@@ -134,6 +161,13 @@ def main() -> int:
         "--level", type=int, default=5, help="Parlour's level: 5 is 0-ply, 6-7 look a throw ahead"
     )
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument(
+        "--lend",
+        action="append",
+        choices=sorted(KINDS),
+        default=[],
+        help="in positions of this kind Parlour plays gnubg's 0-ply play (repeatable)",
+    )
     args = parser.parse_args()
 
     network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
@@ -150,13 +184,16 @@ def main() -> int:
     else:
         parser.error(f"no such opponent: {args.opponent}")
     name = f"level {args.opponent}" if args.opponent.isdigit() else args.opponent
+    parlour_side: Chooser = parlour_player
+    if args.lend:
+        parlour_side = lent = Lent(parlour_player, {KINDS[kind] for kind in args.lend})
     rng = np.random.default_rng(args.seed)
     pair_scores = []
     started = time.perf_counter()
     for _ in range(args.games // 2):
         dice = opening_dice(rng)
         pair_scores.append(
-            (play(parlour_player, opponent, dice) - play(opponent, parlour_player, dice)) / 2
+            (play(parlour_side, opponent, dice) - play(opponent, parlour_side, dice)) / 2
         )
     n = len(pair_scores)
     mean = sum(pair_scores) / n
@@ -167,6 +204,9 @@ def main() -> int:
         f"{mean:+.3f} points per game, 95 % interval [{mean - half_width:+.3f}, "
         f"{mean + half_width:+.3f}], {time.perf_counter() - started:.0f} s"
     )
+    if args.lend:
+        kinds = ", ".join(args.lend)
+        print(f"gnubg's plays lent in {lent.lent} of Parlour's {lent.moves} moves ({kinds})")
     for player in (parlour_player, opponent):
         if isinstance(player, Timed):
             print(player.timing())
