@@ -131,7 +131,8 @@ def rank(path: Path, ply: int, epochs: int, alpha: float, value_weight: float) -
     trainer = Trainer.resume(CHECKPOINT)
     network = trainer.network
     positions, rolls = load_positions(path)
-    assert rolls is not None, f"{path} holds no plays (made by the plays step)"
+    if rolls is None:
+        sys.exit(f"{path} holds no plays: rank fits the file the plays step writes")
     inputs, targets = encode(positions), load_labels(path, ply)
     aims = equity(targets)
     starts = np.flatnonzero(np.r_[True, rolls[1:] != rolls[:-1]])
