@@ -286,7 +286,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--movetime",
         type=float,
-        help="seconds per move, both sides (default: a level's own time, else 0.5)",
+        help="seconds per move, both sides (default: a level's own time, else 0.5); a "
+        "Parlour level given it searches fully for that time, not its own node count "
+        "(use --nodes for that)",
     )
     parser.add_argument(
         "--level",
