@@ -134,7 +134,8 @@ def rank(path: Path, ply: int, epochs: int, alpha: float, value_weight: float) -
     if rolls is None:
         sys.exit(f"{path} holds no plays: rank fits the file the plays step writes")
     inputs, targets = encode(positions), load_labels(path, ply)
-    aims = equity(targets)
+    # gnubg's equity of each play less its roll's mean: what the ranking aims at
+    aims = _centred(equity(targets), rolls)
     starts = np.flatnonzero(np.r_[True, rolls[1:] != rolls[:-1]])
     ends = np.r_[starts[1:], len(rolls)]
     rng = np.random.default_rng(5)
@@ -144,21 +145,26 @@ def rank(path: Path, ply: int, epochs: int, alpha: float, value_weight: float) -
     def rows(chosen: np.ndarray) -> np.ndarray:
         return np.concatenate([np.arange(starts[k], ends[k]) for k in chosen])
 
-    def error(r: np.ndarray) -> Array:
-        ours = equity(network.forward(inputs[r]))
-        return _centred(ours, rolls[r]) - _centred(aims[r], rolls[r])
+    def error(r: np.ndarray, outputs: Array) -> Array:
+        """The ranking error of whole rolls' rows ``r`` whose outputs these are."""
+        difference: Array = _centred(equity(outputs), rolls[r]) - aims[r]
+        return difference
 
     held_rows = rows(held)
-    print(f"held-out ranking error {float((error(held_rows) ** 2).mean()):.6f}", flush=True)
+
+    def held_error() -> float:
+        return float((error(held_rows, network.forward(inputs[held_rows])) ** 2).mean())
+
+    print(f"held-out ranking error {held_error():.6f}", flush=True)
     for epoch in range(epochs):
         rng.shuffle(taught)
         for start in range(0, len(taught), 8):
             r = rows(taught[start : start + 8])
             outputs = network.forward(inputs[r])
             # the gradient of the squared ranking error, as a target for learn()
-            wanted = outputs - 0.5 * error(r)[:, None] * EQUITY_WEIGHTS
+            wanted = outputs - 0.5 * error(r, outputs)[:, None] * EQUITY_WEIGHTS
             network.learn(inputs[r], wanted + value_weight * (targets[r] - outputs), alpha)
-        print(f"epoch {epoch + 1}: {float((error(held_rows) ** 2).mean()):.6f}", flush=True)
+        print(f"epoch {epoch + 1}: {held_error():.6f}", flush=True)
     return trainer
 
 
