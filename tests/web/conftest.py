@@ -11,11 +11,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from parlour.server.limits import Limits
 from tests.server.live import free_port, wait_until_serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -42,8 +44,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "games.db"
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "server.log").open("w")
+    # Every page of the suite comes from one address, standing for many players:
+    # the per-client limits (tested in tests/server) are lifted, or a fast machine
+    # makes games quicker than one person may (30 a minute) and a test fails by 429.
+    unlimited = [f"--{kind.name.replace('_', '-')}=0" for kind in fields(Limits)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "parlour", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+        [
+            sys.executable,
+            "-m",
+            "parlour",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db}",
+            *unlimited,
+        ],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
