@@ -1,20 +1,23 @@
-"""Fit the backgammon network to GNU Backgammon's judgements: a trial, not kept.
+"""Fit the backgammon network to GNU Backgammon's judgements.
 
-Self-play TD has levelled off some 0.14 points a game short of gnubg's 0-ply
-(docs/benchmarks.md), so this tries the other road the issue names: positions
-labelled by a stronger judge and fitted by supervised learning. The judge here is
-gnubg itself (through gnubg-nn, test- and training-only), at 0-ply or a throw
-deeper (its 1-ply), and the network is fitted from the shipped checkpoint in two
-ways:
+Self-play TD levelled off some 0.14 points a game short of gnubg's 0-ply
+(docs/benchmarks.md), so this takes the other road the issue names: positions
+labelled by a stronger judge and fitted by supervised learning. The judge is gnubg
+itself (through gnubg-nn, test- and training-only), at 0-ply or a throw deeper (its
+1-ply). The steps that made the shipped network (training/README.md has the
+commands):
 
-* ``fit``: the five probabilities of each position, by the squared error
-  (:func:`parlour.backgammon.train.fit`), on positions met in self-play or on the
-  positions a roll's plays lead to;
-* ``rank``: the plays of one roll ranked alike: each play's equity less the mean of
-  its roll's plays, against gnubg's the same way (what decides a play), with a tenth
-  of the squared error of the probabilities beside it to keep the values in scale.
+* ``rolls``: the self-play of a network; for each position met a random throw and
+  the positions its plays lead to (the network's best twelve and four others),
+  numbered by throw, and the positions met themselves;
+* ``label``: gnubg's five probabilities for every position of a file;
+* ``distil``: a wider network fitted to them by the squared error with Adam
+  (PyTorch, training-only), judged after each pass by the equity a held-out
+  throw's chosen play loses by gnubg's figures.
 
-The four steps, as run (docs/benchmarks.md, "Fitted to GNU Backgammon's judgements"):
+The earlier trial, with plain stochastic gradient descent from the self-play
+checkpoint, which gained nothing (docs/benchmarks.md, "Fitted to GNU Backgammon's
+judgements"):
 
     python training/backgammon_gnubg_fit.py positions --count 400000 --out bg-positions.npz
     python training/backgammon_gnubg_fit.py label bg-positions.npz --ply 1 --jobs 2
@@ -24,7 +27,8 @@ The four steps, as run (docs/benchmarks.md, "Fitted to GNU Backgammon's judgemen
         --schedule 20:0.01,10:0.003 --out fitted.npz
     python training/backgammon_gnubg_fit.py rank bg-plays.npz --ply 0 --epochs 3 --out ranked.npz
 
-Each output is a checkpoint for ``benchmarks/backgammon_vs_pubeval.py --weights``.
+Each output is a checkpoint for ``benchmarks/backgammon_vs_pubeval.py --weights``
+(and ``python -m parlour.backgammon.train --export``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -41,13 +46,34 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.backgammon.bearoff import is_bearoff
-from parlour.backgammon.board import Position
-from parlour.backgammon.network import Array, encode, equity
-from parlour.backgammon.train import Trainer, fit, rank_plays, self_play_positions
+from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.network import (
+    INPUTS,
+    OUTPUTS,
+    WEIGHTS,
+    Array,
+    Network,
+    encode,
+    equity,
+    flip,
+)
+from parlour.backgammon.train import (
+    Trainer,
+    fit,
+    rank_plays,
+    self_play_game,
+    self_play_positions,
+)
 
 CHECKPOINT = Path(__file__).with_name("backgammon-checkpoint.npz")
 #: d(equity)/d(probabilities): a win, a gammon and a backgammon each a point more.
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+#: The rolls step keeps, of a throw's plays, the network's best this many and this
+#: many others at random.
+PLAYS_KEPT = 12
+PLAYS_AT_RANDOM = 4
+#: The distil step holds out the same throws whatever its seed.
+HELD_OUT_SEED = 5
 
 
 def load_positions(path: Path) -> tuple[list[Position], np.ndarray | None]:
@@ -168,7 +194,173 @@ def rank(path: Path, ply: int, epochs: int, alpha: float, value_weight: float) -
     return trainer
 
 
-def main(argv: list[str] | None = None) -> int:
+Boards = list[tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+class DoublePrecision(Network):
+    """A network that plays in double precision, as every network did when the
+    shipped one's positions were made (single precision may order two near-equal
+    plays otherwise, and the steps would no longer repeat bit for bit)."""
+
+    def probabilities(self, positions: Sequence[Position]) -> Array:
+        return self.forward(encode(positions))
+
+
+def _rolls_of(task: tuple[Path, int, int]) -> tuple[Boards, list[int], Boards]:
+    """One process's share of :func:`rolls`: (the plays' positions, their throws'
+    numbers, the positions met before the throws), each position as its two sides
+    (a Position does not cross between processes)."""
+    weights, seed, count = task
+    network = DoublePrecision(*Network.load(weights).parameters())
+    rng = np.random.default_rng(seed)
+    found: list[Position] = []
+    numbers: list[int] = []
+    met: list[Position] = []
+    throws = 0
+    while throws < count:
+        seen, _ = self_play_game(network, rng)
+        for position in seen:
+            if is_bearoff(position):
+                continue
+            met.append(position)
+            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            plays = legal_plays(position, dice)
+            if len(plays) < 2:
+                continue  # nothing to choose between
+            # (a set: plays that differ only in order lead to one position)
+            results = list({position.apply(play) for play in plays})
+            if any(result.win_kind() for result in results):
+                continue
+            after = [r.swapped() for r in results]
+            after = [a for a in after if not is_bearoff(a)]
+            if len(after) < 2:
+                continue
+            if len(after) > PLAYS_KEPT + PLAYS_AT_RANDOM:
+                # the network's best plays (where the choice is made) and a few others
+                # at random (so that the fit learns that bad plays are bad)
+                order = np.argsort(-equity(flip(network.probabilities(after))))
+                others = rng.choice(order[PLAYS_KEPT:], PLAYS_AT_RANDOM, replace=False)
+                after = [after[i] for i in [*order[:PLAYS_KEPT], *others]]
+            found.extend(after)
+            numbers.extend([seed * 10_000_000 + throws] * len(after))
+            throws += 1
+    return [(p.mover, p.opponent) for p in found], numbers, [(p.mover, p.opponent) for p in met]
+
+
+def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[list[Position], list[int]]:
+    """The self-play of the network of ``weights``, ``count`` throws in all, shared
+    between one process for each seed: for each position met (not a bear-off) a
+    random throw and the positions its plays lead to (seen from the opponent, then
+    on roll; the network's best twelve and four others where there are more than
+    sixteen), numbered by throw; then the positions met themselves, numbered -1
+    (no throw: judged, never ranked)."""
+    tasks = [(weights, seed, count // len(seeds)) for seed in seeds]
+    with ProcessPoolExecutor(len(seeds)) as pool:
+        parts = list(pool.map(_rolls_of, tasks))
+    found = [Position(*p) for part in parts for p in part[0]]
+    found += [Position(*p) for part in parts for p in part[2]]
+    numbers = [n for part in parts for n in part[1]]
+    return found, numbers + [-1] * (len(found) - len(numbers))
+
+
+def lost_per_throw(chosen: Array, judged: Array, numbers: np.ndarray) -> tuple[float, float]:
+    """Over the throws of ``numbers``: the equity (by ``judged``, the probabilities
+    of each play's position) lost on average by playing the best play by
+    ``chosen``, and how often that play is the best by ``judged``."""
+    mine = -equity(chosen)  # each position is the opponent's: the mover's equity
+    best = -equity(judged)
+    starts = np.flatnonzero(np.r_[True, numbers[1:] != numbers[:-1]])
+    lost = np.array(
+        [
+            best[s:e].max() - best[s + int(np.argmax(mine[s:e]))]
+            for s, e in zip(starts, np.r_[starts[1:], len(numbers)], strict=True)
+        ]
+    )
+    return float(lost.mean()), float((lost == 0).mean())
+
+
+def distil(
+    paths: list[Path],
+    weights: Path,
+    ply: int,
+    hidden: int,
+    epochs: int,
+    rate: float,
+    seed: int,
+    out: Path,
+) -> None:
+    """Fit a network of ``hidden`` units, the one of ``weights`` widened, to gnubg's
+    probabilities of the positions of ``paths`` (files of the rolls step) by the
+    squared error, with Adam and a cosine schedule (PyTorch on one thread, so that
+    a run repeats exactly; training-only); a twentieth of the throws held out, the
+    same whatever the seed, judged after each pass by :func:`lost_per_throw`.
+    Saved as a checkpoint after each pass."""
+    import torch  # the training extra: never needed to play
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    loaded = [load_positions(path) for path in paths]
+    positions = [p for found, _ in loaded for p in found]
+    numbers = np.concatenate([n for _, n in loaded if n is not None])
+    if len(numbers) != len(positions):
+        sys.exit("distil fits the files the rolls step writes")
+    targets = np.concatenate([load_labels(path, ply) for path in paths])
+    # every file's plays' positions first, then the positions met
+    order = np.r_[np.flatnonzero(numbers >= 0), np.flatnonzero(numbers < 0)]
+    positions = [positions[i] for i in order]
+    numbers, targets = numbers[order], targets[order]
+    inputs = encode(positions).astype(np.float32)
+    throws = np.unique(numbers[numbers >= 0])
+    chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
+    held = np.isin(numbers, chosen)
+    taught_inputs = torch.tensor(inputs[~held])
+    taught_targets = torch.tensor(targets[~held], dtype=torch.float32)
+    held_inputs = torch.tensor(inputs[held])
+
+    start = Network.load(weights)
+    lost, best = lost_per_throw(
+        start.forward(inputs[held].astype(np.float64)), targets[held], numbers[held]
+    )
+    print(f"{weights}: lost {lost:.5f} a throw, the best play {best:.3f}", flush=True)
+    widened = start.widened(hidden, seed=7)
+    first, second = torch.nn.Linear(INPUTS, hidden), torch.nn.Linear(hidden, OUTPUTS)
+    with torch.no_grad():
+        for layer, weights, bias in (
+            (first, widened.w1, widened.b1),
+            (second, widened.w2, widened.b2),
+        ):
+            layer.weight.copy_(torch.tensor(weights.T))
+            layer.bias.copy_(torch.tensor(bias))
+    model = torch.nn.Sequential(first, torch.nn.Sigmoid(), second, torch.nn.Sigmoid())
+    optimiser = torch.optim.Adam(model.parameters(), lr=rate)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+    for epoch in range(epochs):
+        order = torch.randperm(len(taught_inputs))
+        for begin in range(0, len(order), 512):
+            batch = order[begin : begin + 512]
+            loss = ((model(taught_inputs[batch]) - taught_targets[batch]) ** 2).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        schedule.step()
+        network = Network(
+            first.weight.detach().numpy().T.astype(np.float64),
+            first.bias.detach().numpy().astype(np.float64),
+            second.weight.detach().numpy().T.astype(np.float64),
+            second.bias.detach().numpy().astype(np.float64),
+        )
+        outputs = network.forward(held_inputs.numpy().astype(np.float64))
+        error = float(((outputs - targets[held]) ** 2).mean())
+        lost, best = lost_per_throw(outputs, targets[held], numbers[held])
+        print(
+            f"pass {epoch + 1}: held-out error {error:.6f}, lost {lost:.5f} a throw,"
+            f" the best play {best:.3f}",
+            flush=True,
+        )
+        Trainer(network, seed=seed).save(out)
+
+
+def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, its steps)
     parser = argparse.ArgumentParser(prog="python training/backgammon_gnubg_fit.py")
     steps = parser.add_subparsers(dest="step", required=True)
     step = steps.add_parser("positions", help="positions met in the network's self-play")
@@ -179,6 +371,13 @@ def main(argv: list[str] | None = None) -> int:
     step.add_argument("positions", type=Path)
     step.add_argument("--rolls", type=int, default=60_000)
     step.add_argument("--seed", type=int, default=31)
+    step.add_argument("--out", type=Path, required=True)
+    step = steps.add_parser("rolls", help="self-play's throws, each with its plays' positions")
+    step.add_argument("--count", type=int, default=160_000, help="throws")
+    step.add_argument(
+        "--seeds", default="101,202", help="one process for each (their share of the throws)"
+    )
+    step.add_argument("--network", type=Path, default=WEIGHTS, help="the network that plays")
     step.add_argument("--out", type=Path, required=True)
     step = steps.add_parser("label", help="gnubg's probabilities for a file's positions")
     step.add_argument("positions", type=Path)
@@ -197,6 +396,15 @@ def main(argv: list[str] | None = None) -> int:
     step.add_argument("--alpha", type=float, default=0.002)
     step.add_argument("--value-weight", type=float, default=0.1)
     step.add_argument("--out", type=Path, required=True)
+    step = steps.add_parser("distil", help="fit a wider network to the rolls' labels (PyTorch)")
+    step.add_argument("positions", type=Path, nargs="+")
+    step.add_argument("--ply", type=int, default=0)
+    step.add_argument("--hidden", type=int, default=256)
+    step.add_argument("--epochs", type=int, default=12)
+    step.add_argument("--rate", type=float, default=0.001)
+    step.add_argument("--seed", type=int, default=0, help="PyTorch's, for the shuffles")
+    step.add_argument("--network", type=Path, default=WEIGHTS, help="the network to widen")
+    step.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -209,6 +417,23 @@ def main(argv: list[str] | None = None) -> int:
         found, numbers = plays(args.positions, args.rolls, args.seed)
         save_positions(args.out, found, numbers)
         print(f"{len(found)} positions after {numbers[-1] + 1} rolls")
+    elif args.step == "rolls":
+        seeds = [int(seed) for seed in args.seeds.split(",")]
+        found, numbers = rolls(args.network, args.count, seeds)
+        save_positions(args.out, found, numbers)
+        met = numbers.count(-1)
+        print(f"{met} positions met, {len(found) - met} after {args.count} throws")
+    elif args.step == "distil":
+        distil(
+            args.positions,
+            args.network,
+            args.ply,
+            args.hidden,
+            args.epochs,
+            args.rate,
+            args.seed,
+            args.out,
+        )
     elif args.step == "label":
         label(args.positions, args.ply, args.jobs)
     elif args.step == "fit":
