@@ -9,9 +9,14 @@ Backgammon reports:
 (a gammon win counts among the wins; a backgammon among the gammons). From them comes
 the cubeless money equity: the points expected per game at stake 1.
 
-It learns by playing against itself with temporal-difference learning, TD(λ): after
-every move the estimate of the position before is pulled toward the estimate of the
-position after, and at the end toward the real result. See :mod:`.train`.
+It first learnt by playing against itself with temporal-difference learning, TD(λ):
+after every move the estimate of the position before is pulled toward the estimate
+of the position after, and at the end toward the real result (see :mod:`.train`).
+The network shipped was then widened to 256 hidden units and fitted to a stronger
+judge's figures: GNU Backgammon's own evaluations (at 0-ply) of some four million
+positions met in self-play and led to by each throw's plays
+(``training/backgammon_gnubg_fit.py``, training-only; docs/benchmarks.md says how
+much that gained).
 
 Inputs, 99 for each side in its own numbering: for each of the 24 points, whether it
 holds at least one, two and three checkers and how many more (halved); checkers on the
@@ -26,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +49,8 @@ except ImportError:  # not built, or set aside by parlour.compiled: numpy
     NATIVE = False
 
 Array = npt.NDArray[np.float64]
+#: The network's arithmetic: double precision to learn, single to play.
+FloatArray = TypeVar("FloatArray", npt.NDArray[np.float64], npt.NDArray[np.float32])
 
 INPUTS_PER_SIDE = 99
 #: The board's inputs for both sides, then the features.
@@ -86,8 +93,10 @@ def numpy_inputs(counts: npt.NDArray[np.uint8]) -> Array:
     return inputs
 
 
-def _sigmoid(x: Array) -> Array:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -40, 40)))
+def _sigmoid(x: FloatArray) -> FloatArray:
+    """The logistic function, in the precision of ``x`` (numpy keeps float32 with a
+    Python float; its type stubs say float64)."""
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -40, 40)))  # type: ignore[return-value]
 
 
 def flip(probabilities: Array) -> Array:
@@ -173,8 +182,15 @@ class Network:
         return _sigmoid(_sigmoid(inputs @ self.w1 + self.b1) @ self.w2 + self.b2)
 
     def probabilities(self, positions: Sequence[Position]) -> Array:
-        """The five probabilities for the player on roll in each position."""
-        return self.forward(encode(positions))
+        """The five probabilities for the player on roll in each position.
+
+        Worked out in single precision, as the weights are shipped: three times as
+        quick as :meth:`forward` (a look two throws ahead judges some thousands of
+        positions a play), and as near as a millionth to it."""
+        inputs = encode(positions).astype(np.float32)
+        hidden = _sigmoid(inputs @ self.w1.astype(np.float32) + self.b1.astype(np.float32))
+        outputs = _sigmoid(hidden @ self.w2.astype(np.float32) + self.b2.astype(np.float32))
+        return outputs.astype(np.float64)
 
     def learn(self, inputs: Array, targets: Array, alpha: float) -> None:
         """One gradient step moving the outputs for rows of ``inputs`` toward

@@ -167,7 +167,9 @@ def test_refinement_fits_the_network_to_its_look_a_throw_ahead() -> None:
     targets = lookahead_targets(network, positions)
     # the engine's own one-throw look, position by position, in other processes too
     engine = BackgammonEngine(network)
-    assert targets[0] == pytest.approx(engine.rolled_probabilities([positions[0]])[0], abs=1e-12)
+    # (to a millionth: the network plays in single precision, where a row's figures
+    # move by some billionths with the rows judged beside it)
+    assert targets[0] == pytest.approx(engine.rolled_probabilities([positions[0]])[0], abs=1e-6)
     assert np.allclose(lookahead_targets(network, positions[:70], jobs=2), targets[:70])
 
     pupil = Network.new(hidden=8, seed=1)
@@ -323,7 +325,9 @@ def test_two_throws_ahead_averages_over_both_sides_throws() -> None:
     results = [position.apply(play) for play in legal_plays(position, (5, 2))[:3]]
     batched = equity(engine._after(results, plies=2))
     plain = [two_throws_ahead(engine, result) for result in results]
-    assert batched == pytest.approx(plain, abs=1e-9)
+    # (to a millionth: in single precision a row's figures move by some billionths
+    # with the rows judged beside it)
+    assert batched == pytest.approx(plain, abs=1e-6)
     # a throw less deep is the opponent's throws alone
     one = [
         -float(engine._values([best_answer(engine, r.swapped(), d)])[0])
@@ -331,7 +335,7 @@ def test_two_throws_ahead_averages_over_both_sides_throws() -> None:
         for d, _ in THROWS
     ]
     assert equity(engine._after(results[:1], plies=1))[0] == pytest.approx(
-        sum(value * chance for value, (_, chance) in zip(one, THROWS, strict=True))
+        sum(value * chance for value, (_, chance) in zip(one, THROWS, strict=True)), abs=1e-6
     )
 
 
@@ -355,7 +359,9 @@ def test_the_strongest_level_plays_the_best_of_its_deepest_look() -> None:
     assert engine.choose_play(position, (5, 2), 7) == deepest[0]
     values = dict(ranked[:3])
     for play in deepest:  # the leaders' figures are their 2-ply equities
-        assert values[play] == pytest.approx(two_throws_ahead(engine, position.apply(play)))
+        assert values[play] == pytest.approx(
+            two_throws_ahead(engine, position.apply(play)), abs=1e-6
+        )
 
 
 def test_a_move_given_little_time_looks_less_far_ahead() -> None:
@@ -396,9 +402,9 @@ def test_every_level_states_its_measured_strength() -> None:
         assert cells[4] == sign + against_gnubg.group(2), level
         if level == 1:
             continue
-        step = re.search(rf"beats level {level - 1} by (\d\.\d\d) points a game", words)
+        step = re.search(rf"(beats|loses to) level {level - 1} by (\d\.\d\d) points a game", words)
         assert step is not None, words
-        assert cells[1] == "+" + step.group(1), level
+        assert cells[1] == ("+" if step.group(1) == "beats" else "-") + step.group(2), level
 
 
 def test_a_hint_after_the_roll_ranks_that_rolls_plays() -> None:
