@@ -25,7 +25,7 @@ START = "4HPwATDgc/ABMA"
 #: A 5-point match at 0-0, White on roll: its fifteen checkers are on its 24-point,
 #: shut in behind Black's fifteen on Black's 6-point; Black owns the cube at 2.
 #: White may not double, so the app rolls for it; Black would rather play on for
-#: the backgammon (6 points: the match) than take a gammon (4).
+#: the gammon (or the backgammon) than take a single game.
 SHUT_IN = "4P8PAAAAAID/Pw:EQGgAAAAAAAA"
 
 
@@ -288,22 +288,22 @@ def test_a_resignation_asked_for_after_the_automatic_roll_is_offered_next_turn()
         await pilot.press("f7")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("g")
+        await pilot.press("s")
         await pilot.pause()
-        assert app.held_resignation == (Side.FIRST, "resign gammon")
+        assert app.held_resignation == (Side.FIRST, "resign single")
         assert status(app) == (
-            "You will offer 'resign gammon' at the start of your next turn, before the dice "
+            "You will offer 'resign single' at the start of your next turn, before the dice "
             "are thrown (F7 to withdraw)."
         )
         await play_turn_by_clicks(pilot)
         await settle(pilot)
         texts = session.texts
-        offered = texts.index("resign gammon")
+        offered = texts.index("resign single")
         before = session.game.state_from_text(session.start_text)
         for text in texts[:offered]:
             before.play(text)
         assert before.phase.value == "cube" and before.turn is Side.FIRST
-        assert texts[offered + 1] == "decline", "Black plays on for the backgammon"
+        assert texts[offered + 1] == "decline", "Black plays on for the gammon"
         assert texts[offered + 2] == "roll", "and the dice are thrown for White again"
         assert not session.state.is_over()
         assert app.held_resignation is None
