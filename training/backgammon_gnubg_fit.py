@@ -74,6 +74,9 @@ PLAYS_KEPT = 12
 PLAYS_AT_RANDOM = 4
 #: The distil step holds out the same throws whatever its seed.
 HELD_OUT_SEED = 5
+#: Positions as their two sides' counts (mover, opponent): what crosses between
+#: processes and is saved (a Position does not cross).
+Boards = list[tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 def load_positions(path: Path) -> tuple[list[Position], np.ndarray | None]:
@@ -89,8 +92,14 @@ def load_positions(path: Path) -> tuple[list[Position], np.ndarray | None]:
 
 
 def save_positions(path: Path, positions: list[Position], rolls: list[int] | None = None) -> None:
-    mover = np.array([p.mover for p in positions], dtype=np.int8)
-    opponent = np.array([p.opponent for p in positions], dtype=np.int8)
+    save_boards(path, [(p.mover, p.opponent) for p in positions], rolls)
+
+
+def save_boards(path: Path, boards: Boards, rolls: list[int] | None = None) -> None:
+    """Positions given as their two sides (mover, opponent), with each one's roll
+    number for a file of plays."""
+    mover = np.array([m for m, _ in boards], dtype=np.int8)
+    opponent = np.array([o for _, o in boards], dtype=np.int8)
     if rolls is None:
         np.savez(path, mover=mover, opponent=opponent)
     else:
@@ -194,9 +203,6 @@ def rank(path: Path, ply: int, epochs: int, alpha: float, value_weight: float) -
     return trainer
 
 
-Boards = list[tuple[tuple[int, ...], tuple[int, ...]]]
-
-
 class DoublePrecision(Network):
     """A network that plays in double precision, as every network did when the
     shipped one's positions were made (single precision may order two near-equal
@@ -247,7 +253,7 @@ def _rolls_of(task: tuple[Path, int, int]) -> tuple[Boards, list[int], Boards]:
     return [(p.mover, p.opponent) for p in found], numbers, [(p.mover, p.opponent) for p in met]
 
 
-def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[list[Position], list[int]]:
+def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[Boards, list[int]]:
     """The self-play of the network of ``weights``, ``count`` throws in all, shared
     between one process for each seed: for each position met (not a bear-off) a
     random throw and the positions its plays lead to (seen from the opponent, then
@@ -257,8 +263,8 @@ def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[list[Position], 
     tasks = [(weights, seed, count // len(seeds)) for seed in seeds]
     with ProcessPoolExecutor(len(seeds)) as pool:
         parts = list(pool.map(_rolls_of, tasks))
-    found = [Position(*p) for part in parts for p in part[0]]
-    found += [Position(*p) for part in parts for p in part[2]]
+    found = [p for part in parts for p in part[0]]
+    found += [p for part in parts for p in part[2]]
     numbers = [n for part in parts for n in part[1]]
     return found, numbers + [-1] * (len(found) - len(numbers))
 
@@ -315,21 +321,20 @@ def distil(
     held = np.isin(numbers, chosen)
     taught_inputs = torch.tensor(inputs[~held])
     taught_targets = torch.tensor(targets[~held], dtype=torch.float32)
-    held_inputs = torch.tensor(inputs[held])
+    # judged in double precision, as the network is saved
+    held_inputs = inputs[held].astype(np.float64)
 
     start = Network.load(weights)
-    lost, best = lost_per_throw(
-        start.forward(inputs[held].astype(np.float64)), targets[held], numbers[held]
-    )
+    lost, best = lost_per_throw(start.forward(held_inputs), targets[held], numbers[held])
     print(f"{weights}: lost {lost:.5f} a throw, the best play {best:.3f}", flush=True)
     widened = start.widened(hidden, seed=7)
     first, second = torch.nn.Linear(INPUTS, hidden), torch.nn.Linear(hidden, OUTPUTS)
     with torch.no_grad():
-        for layer, weights, bias in (
+        for layer, matrix, bias in (
             (first, widened.w1, widened.b1),
             (second, widened.w2, widened.b2),
         ):
-            layer.weight.copy_(torch.tensor(weights.T))
+            layer.weight.copy_(torch.tensor(matrix.T))
             layer.bias.copy_(torch.tensor(bias))
     model = torch.nn.Sequential(first, torch.nn.Sigmoid(), second, torch.nn.Sigmoid())
     optimiser = torch.optim.Adam(model.parameters(), lr=rate)
@@ -349,7 +354,7 @@ def distil(
             second.weight.detach().numpy().T.astype(np.float64),
             second.bias.detach().numpy().astype(np.float64),
         )
-        outputs = network.forward(held_inputs.numpy().astype(np.float64))
+        outputs = network.forward(held_inputs)
         error = float(((outputs - targets[held]) ** 2).mean())
         lost, best = lost_per_throw(outputs, targets[held], numbers[held])
         print(
@@ -419,10 +424,10 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
         print(f"{len(found)} positions after {numbers[-1] + 1} rolls")
     elif args.step == "rolls":
         seeds = [int(seed) for seed in args.seeds.split(",")]
-        found, numbers = rolls(args.network, args.count, seeds)
-        save_positions(args.out, found, numbers)
+        boards, numbers = rolls(args.network, args.count, seeds)
+        save_boards(args.out, boards, numbers)
         met = numbers.count(-1)
-        print(f"{met} positions met, {len(found) - met} after {args.count} throws")
+        print(f"{met} positions met, {len(boards) - met} after {args.count} throws")
     elif args.step == "distil":
         distil(
             args.positions,
