@@ -37,10 +37,15 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.backgammon.board import Position
-from parlour.backgammon.features import FEATURES, features_of_counts, packed, unpacked
+from parlour.backgammon.features import (
+    FEATURES,
+    Counts,
+    counts_of,
+    features_of_counts,
+)
 
 try:
-    from parlour.backgammon import native
+    from parlour.backgammon import native as native  # the engine calls it too
 
     #: Whether the inputs are computed in C (:mod:`parlour.backgammon.native`, bit for
     #: bit the numpy ones), where ``parlour compile`` built it.
@@ -71,10 +76,16 @@ _POINT_INPUTS = np.array(
 def encode(positions: Sequence[Position]) -> Array:
     """The network's inputs for each position, one row each, from the side of the
     player on roll."""
-    raw = packed(positions)
+    return encode_counts(counts_of(positions))
+
+
+def encode_counts(counts: Counts) -> Array:
+    """The inputs of :func:`encode` for positions given as rows of 50 counts (see
+    :func:`.features.packed`)."""
+    counts = np.ascontiguousarray(counts, dtype=np.uint8).reshape(-1, 50)
     if NATIVE:
-        return np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
-    return numpy_inputs(unpacked(raw))
+        return np.frombuffer(native.inputs(counts.data)).reshape(len(counts), INPUTS)
+    return numpy_inputs(counts.reshape(-1, 2, 25))
 
 
 def numpy_inputs(counts: npt.NDArray[np.uint8]) -> Array:
@@ -187,7 +198,11 @@ class Network:
         Worked out in single precision, as the weights are shipped: three times as
         quick as :meth:`forward` (a look two throws ahead judges some thousands of
         positions a play), and as near as a millionth to it."""
-        inputs = encode(positions).astype(np.float32)
+        return self.probabilities_of_counts(counts_of(positions))
+
+    def probabilities_of_counts(self, counts: Counts) -> Array:
+        """:meth:`probabilities` of positions given as rows of 50 counts."""
+        inputs = encode_counts(counts).astype(np.float32)
         hidden = _sigmoid(inputs @ self.w1.astype(np.float32) + self.b1.astype(np.float32))
         outputs = _sigmoid(hidden @ self.w2.astype(np.float32) + self.b2.astype(np.float32))
         return outputs.astype(np.float64)
