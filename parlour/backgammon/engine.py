@@ -83,6 +83,10 @@ THROWS = [
 #: The weight of each of the 21 throws, in the order of :data:`THROWS`.
 WEIGHTS = np.array([probability for _, probability in THROWS])
 
+#: A position's 50 counts as one value, so that numpy can sort them and find
+#: the repeated ones.
+_ROW = np.dtype((np.void, 50))
+
 #: The five 'probabilities' of the side that has just borne off its last checker,
 #: row ``kind`` for a win of that kind (row 0 unused: the game goes on).
 _RESULT_VECTORS = np.array([np.zeros(OUTPUTS)] + [result_vector(kind) for kind in (1, 2, 3)])
@@ -488,6 +492,15 @@ class BackgammonEngine(Engine[BackgammonMove]):
         stands, the opponent to throw; at 1 the opponent's every throw is tried; at
         2 the mover's next throws too. A play that ends the game is worth what it
         wins."""
+        # The same position is met again and again (other throws reach it, other
+        # replies lead back to it: a third of those two throws deep): each is
+        # judged once, the distinct ones in the order of their counts.
+        rows = np.ascontiguousarray(results, dtype=np.uint8).view(_ROW).ravel()
+        distinct, where = np.unique(rows, return_inverse=True)
+        return self._after_distinct(distinct.view(np.uint8).reshape(-1, 50), plies)[where]
+
+    def _after_distinct(self, results: Counts, plies: int) -> Array:
+        """:meth:`_after_counts` of distinct positions."""
         kinds = win_kinds(results)
         going_on = kinds == 0
         if going_on.all():
