@@ -48,7 +48,8 @@ try:
     from parlour.backgammon import native as native  # the engine calls it too
 
     #: Whether the inputs are computed in C (:mod:`parlour.backgammon.native`, bit for
-    #: bit the numpy ones), where ``parlour compile`` built it.
+    #: bit the numpy ones), where ``parlour compile`` built it; the engine's look
+    #: ahead finds the plays of each throw there too.
     NATIVE = True
 except ImportError:  # not built, or set aside by parlour.compiled: numpy
     NATIVE = False
