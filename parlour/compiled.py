@@ -14,7 +14,8 @@ and returns the same moves and scores, about thirty times as many nodes a second
 as the compiled Python search (29.5 to 40 times at depths 12 and 14); and the
 chess search (:mod:`parlour.chess.native`), node for node the Python one too; and
 the backgammon network's inputs (:mod:`parlour.backgammon.native`), bit for bit
-the numpy ones.
+the numpy ones, with the positions each throw's plays reach, exactly the rules'
+own.
 
 A compiled module must never run code older than its source. The build records a
 digest of the sources it compiled (the C ones too); when the package is imported
@@ -55,8 +56,9 @@ MODULES: tuple[str, ...] = (
 )
 
 #: The extensions written in C (each ``<name>.c`` beside where the module goes),
-#: built with the modules above: the backgammon network's inputs and the checkers
-#: and the chess searches, the engines' hot paths.
+#: built with the modules above: the backgammon network's inputs and the plays of
+#: every throw in its look ahead, and the checkers and the chess searches, the
+#: engines' hot paths.
 NATIVE: tuple[str, ...] = (
     "parlour.backgammon.native",
     "parlour.checkers.native",

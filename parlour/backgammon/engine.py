@@ -40,14 +40,15 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Mapping, Sequence
-from functools import cached_property
-from itertools import pairwise
+from functools import cached_property, lru_cache
 from typing import ClassVar, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
-from parlour.backgammon.bearoff import is_bearoff, shipped_table
-from parlour.backgammon.board import Play, Position, legal_plays
+from parlour.backgammon import network as _network
+from parlour.backgammon.bearoff import shipped_table
+from parlour.backgammon.board import CHECKERS, Play, Position, legal_plays
 from parlour.backgammon.cube import Cube, effective_win
 from parlour.backgammon.equity import (
     Chances,
@@ -57,6 +58,7 @@ from parlour.backgammon.equity import (
     money_cube_decision,
     money_equity,
 )
+from parlour.backgammon.features import Counts, counts_of
 from parlour.backgammon.network import (
     OUTPUTS,
     Array,
@@ -80,6 +82,14 @@ THROWS = [
 
 #: The weight of each of the 21 throws, in the order of :data:`THROWS`.
 WEIGHTS = np.array([probability for _, probability in THROWS])
+
+#: A position's 50 counts as one value, so that numpy can sort them and find
+#: the repeated ones.
+_ROW = np.dtype((np.void, 50))
+
+#: The five 'probabilities' of the side that has just borne off its last checker,
+#: row ``kind`` for a win of that kind (row 0 unused: the game goes on).
+_RESULT_VECTORS = np.array([np.zeros(OUTPUTS)] + [result_vector(kind) for kind in (1, 2, 3)])
 
 
 class Filter(NamedTuple):
@@ -151,27 +161,45 @@ class BackgammonEngine(Engine[BackgammonMove]):
         """The five cubeless probabilities of each position's mover (see
         :mod:`.network`): exact from the bear-off database where both sides are
         bearing off with no contact, else the network's."""
-        if len(positions) > self.BATCH:
+        return self.probabilities_of_counts(counts_of(positions))
+
+    def probabilities_of_counts(self, counts: Counts) -> Array:
+        """:meth:`probabilities` of positions given as rows of 50 counts (the
+        mover's 25, then the opponent's: :func:`.features.packed`)."""
+        if len(counts) > self.BATCH:
             return np.concatenate(
                 [
-                    self.probabilities(positions[start : start + self.BATCH])
-                    for start in range(0, len(positions), self.BATCH)
+                    self.probabilities_of_counts(counts[start : start + self.BATCH])
+                    for start in range(0, len(counts), self.BATCH)
                 ]
             )
-        exact = [self.use_bearoff and is_bearoff(p) for p in positions]
-        if not any(exact):
-            return self.network.probabilities(positions)
-        rows = np.zeros((len(positions), OUTPUTS))
-        table = shipped_table()
-        rest = []
-        for i, (position, known) in enumerate(zip(positions, exact, strict=True)):
-            if known:
-                rows[i] = table.chances(position.mover[:6], position.opponent[:6])
-            else:
-                rest.append(i)
-        if rest:
-            rows[rest] = self.network.probabilities([positions[i] for i in rest])
+        # both sides with every checker home (none on the bar): the database's race
+        exact = (
+            ~counts[:, 6:25].any(axis=1) & ~counts[:, 31:50].any(axis=1)
+            if self.use_bearoff
+            else np.zeros(len(counts), dtype=bool)
+        )
+        if not exact.any():
+            return self._network_probabilities(counts)
+        rows = np.zeros((len(counts), OUTPUTS))
+        known = np.flatnonzero(exact)
+        boards = np.concatenate([counts[known, :6], counts[known, 25:31]], axis=1)
+        for i, race in zip(known, boards, strict=True):
+            rows[i] = _race_chances(race.tobytes())
+        rest = np.flatnonzero(~exact)
+        if len(rest):
+            rows[rest] = self._network_probabilities(counts[rest])
         return rows
+
+    def _network_probabilities(self, counts: Counts) -> Array:
+        """The network's five probabilities of each position (rows of 50 counts)
+        for its mover; a network that judges positions its own way (a subclass
+        with its own :meth:`Network.probabilities`) is given Positions."""
+        network = self.network
+        if type(network).probabilities is not Network.probabilities:
+            rows = counts.tolist()
+            return network.probabilities([Position(tuple(r[:25]), tuple(r[25:])) for r in rows])
+        return network.probabilities_of_counts(counts)
 
     # -- the Engine interface ------------------------------------------------------
 
@@ -379,13 +407,13 @@ class BackgammonEngine(Engine[BackgammonMove]):
         its best play of each (by the network), as gnubg's 1-ply evaluation of a
         cube decision looks ahead; at 2 those chances judged a throw deeper again
         (about ten times the time)."""
-        (row,) = self._on_roll([state.position], plies=throws)
+        (row,) = self._on_roll(counts_of([state.position]), plies=throws)
         return _chances(row)
 
     def rolled_probabilities(self, positions: Sequence[Position]) -> Array:
         """The five probabilities of each position's mover, about to throw, a throw
         deeper (as :meth:`rolled_chances`), judged together."""
-        return self._on_roll(positions, plies=1)
+        return self._on_roll(counts_of(positions), plies=1)
 
     def _values(self, results: Sequence[Position]) -> Array:
         """The mover's equity after each play, which reached ``results``, by the
@@ -432,7 +460,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         dice = getattr(throw, "dice", None)
         if dice is None:
             return None
-        _, rows = self._best_plays([state.position])
+        _, rows = self._best_plays(counts_of([state.position]))
         values = equity(rows)
         high, low = max(dice), min(dice)
         thrown = next(i for i, (roll, _) in enumerate(THROWS) if roll == (high, low))
@@ -446,55 +474,72 @@ class BackgammonEngine(Engine[BackgammonMove]):
     # the plays inside its own look-ahead), and averaging the chances over the
     # throws, weighted by how often each comes. The positions met at one depth are
     # judged by the network together, in one batch: that is where the speed is.
+    # Inside the look ahead positions travel as rows of 50 counts (see
+    # :func:`replies`), never as Position objects: a look two throws ahead meets
+    # hundreds of thousands of them.
 
     def _after(self, results: Sequence[Position], plies: int = 0) -> Array:
         """The five probabilities of the mover after each play, which reached
-        ``results``, judged ``plies`` throws deeper: at 0 the network's (or the
-        bear-off database's) view of the position as it stands, the opponent to
-        throw; at 1 the opponent's every throw is tried; at 2 the mover's next
-        throws too. A play that ends the game is worth what it wins."""
-        rows = np.empty((len(results), OUTPUTS))
-        going_on = []
-        for i, result in enumerate(results):
-            kind = result.win_kind()
-            if kind:
-                rows[i] = result_vector(kind)
-            else:
-                going_on.append(i)
-        if going_on:
-            theirs = [results[i].swapped() for i in going_on]
-            rows[going_on] = flip(self._on_roll(theirs, plies))
+        ``results`` (still seen by the mover), judged ``plies`` throws deeper: see
+        :meth:`_after_counts`."""
+        return self._after_counts(counts_of(results, swapped=True), plies)
+
+    def _after_counts(self, results: Counts, plies: int = 0) -> Array:
+        """The five probabilities of the mover after each play, which reached
+        ``results`` -- given as the opponent, now on roll, sees them (its counts
+        first, as :func:`replies` lists them) -- judged ``plies`` throws deeper: at
+        0 the network's (or the bear-off database's) view of the position as it
+        stands, the opponent to throw; at 1 the opponent's every throw is tried; at
+        2 the mover's next throws too. A play that ends the game is worth what it
+        wins."""
+        # The same position is met again and again (other throws reach it, other
+        # replies lead back to it: a third of those two throws deep): each is
+        # judged once, the distinct ones in the order of their counts.
+        rows = np.ascontiguousarray(results, dtype=np.uint8).view(_ROW).ravel()
+        distinct, where = np.unique(rows, return_inverse=True)
+        return self._after_distinct(distinct.view(np.uint8).reshape(-1, 50), plies)[where]
+
+    def _after_distinct(self, results: Counts, plies: int) -> Array:
+        """:meth:`_after_counts` of distinct positions."""
+        kinds = win_kinds(results)
+        going_on = kinds == 0
+        if going_on.all():
+            return flip(self._on_roll(results, plies))
+        rows = _RESULT_VECTORS[kinds]
+        if going_on.any():
+            rows[going_on] = flip(self._on_roll(results[going_on], plies))
         return rows
 
-    def _on_roll(self, positions: Sequence[Position], plies: int) -> Array:
+    def _on_roll(self, positions: Counts, plies: int) -> Array:
         """The five probabilities of each position's mover, about to throw, judged
         ``plies`` throws deep: at 0 by the network as the position stands; deeper,
         the average over the 21 throws of the mover's chances after its best play
         of each, those judged a throw less deep."""
         if plies == 0:
-            return self.probabilities(positions)
+            return self.probabilities_of_counts(positions)
         chosen, rows = self._best_plays(positions)
         if plies > 1:
-            rows = self._after(chosen, plies - 1)
+            rows = self._after_counts(chosen, plies - 1)
         by_throw = rows.reshape(len(positions), len(THROWS), OUTPUTS)
         return np.asarray(np.einsum("t,ntk->nk", WEIGHTS, by_throw))
 
-    def _best_plays(self, positions: Sequence[Position]) -> tuple[list[Position], Array]:
+    def _best_plays(self, positions: Counts) -> tuple[Counts, Array]:
         """For each position and each of the 21 throws (row ``21 * i + t`` for
         position ``i`` and throw ``t`` of :data:`THROWS`): where the mover's best
         play of that throw by the network leads (the position itself when nothing
-        can be played), and the mover's five probabilities there (0-ply)."""
-        results: list[Position] = []
-        bounds = [0]
-        for position in positions:
-            for dice, _ in THROWS:
-                reached = [position.apply(play) for play in legal_plays(position, dice)]
-                results.extend(reached or (position,))
-                bounds.append(len(results))
-        rows = self._after(results)
+        can be played; as the opponent, now on roll, sees it), and the mover's five
+        probabilities there (0-ply). Of plays judged equal, the first in the order
+        of :func:`replies` is taken."""
+        results, sizes = replies(positions)
+        rows = self._after_counts(results)
         values = equity(rows)
-        best = [start + int(np.argmax(values[start:end])) for start, end in pairwise(bounds)]
-        return [results[i] for i in best], rows[best]
+        starts = np.zeros(len(sizes), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        # the first of the best of each (position, throw): every throw has a result
+        best_values = np.repeat(np.maximum.reduceat(values, starts), sizes)
+        hits = np.flatnonzero(values == best_values)
+        best = hits[np.searchsorted(hits, starts)]
+        return results[best], rows[best]
 
     def _search(
         self, position: Position, dice: tuple[int, int], filters: Sequence[Filter]
@@ -622,6 +667,71 @@ class BackgammonEngine(Engine[BackgammonMove]):
             f"({chances.win_gammon:.0%} gammons) and loses {chances.lose_gammon:.0%} gammons; "
             f"equity {value:+.2f}"
         )
+
+
+@lru_cache(maxsize=1 << 16)
+def _race_chances(boards: bytes) -> Array:
+    """The bear-off database's five chances of the mover in a race of home boards
+    ``boards`` (the mover's six counts, then the opponent's), remembered: a look
+    ahead meets the same races again and again. Read-only."""
+    return shipped_table().chances(list(boards[:6]), list(boards[6:]))
+
+
+def win_kinds(results: Counts) -> npt.NDArray[np.int64]:
+    """For positions as the side on roll sees them, just after the other side's
+    play: 0 while the side that played has a checker left, else what it won, as
+    :meth:`.Position.win_kind` counts it (1 single, 2 gammon, 3 backgammon: the
+    side on roll still has a checker on the bar or in the winner's home board,
+    its own points 19 to 24)."""
+    over = ~results[:, 25:].any(axis=1)
+    kinds = np.zeros(len(results), dtype=np.int64)
+    if over.any():
+        ended = results[over]
+        none_off = ended[:, :25].sum(axis=1, dtype=np.int64) == CHECKERS
+        left_behind = ended[:, 18:25].any(axis=1)
+        kinds[over] = np.where(none_off, np.where(left_behind, 3, 2), 1)
+    return kinds
+
+
+def replies(counts: Counts) -> tuple[Counts, npt.NDArray[np.int32]]:
+    """For each position (rows of 50 counts, the mover's first) and each of the 21
+    throws of :data:`THROWS` (group ``21 * i + t``): every distinct position the
+    mover's legal plays reach, each as the opponent, now on roll, sees it (its
+    counts first: it is the one judged next), in the byte order of their counts
+    (the position itself, swapped, when nothing can be played); and how many
+    there are in each group. In C where it is built
+    (:mod:`parlour.backgammon.native`), else :func:`python_replies`, the same."""
+    raw = np.ascontiguousarray(counts, dtype=np.uint8)
+    if _network.NATIVE:
+        rows, sizes = _network.native.replies(raw.data)
+    else:
+        rows, sizes = python_replies(raw.tobytes())
+    return (
+        np.frombuffer(rows, dtype=np.uint8).reshape(-1, 50),
+        np.frombuffer(sizes, dtype=np.int32),
+    )
+
+
+def python_replies(counts: bytes) -> tuple[bytes, bytes]:
+    """What ``native.replies`` returns, from the rules' own :func:`legal_plays`
+    and :meth:`Position.apply`: the results' counts and their number for each
+    (position, throw) as int32s."""
+    if len(counts) % 50:
+        raise ValueError("the counts are not 50 bytes a position")
+    found: list[bytes] = []
+    sizes: list[int] = []
+    for start in range(0, len(counts), 50):
+        position = Position(
+            tuple(counts[start : start + 25]), tuple(counts[start + 25 : start + 50])
+        )
+        for dice, _ in THROWS:
+            reached = {
+                bytes(result.opponent) + bytes(result.mover)
+                for result in (position.apply(play) for play in legal_plays(position, dice))
+            } or {bytes(position.opponent) + bytes(position.mover)}
+            found.extend(sorted(reached))
+            sizes.append(len(reached))
+    return b"".join(found), np.array(sizes, dtype=np.int32).tobytes()
 
 
 def _chances(row: Array) -> Chances:

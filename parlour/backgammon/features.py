@@ -83,11 +83,27 @@ _SHIFTS = np.arange(25, dtype=np.int64)
 _BIT = np.int64(1) << _SHIFTS
 
 
+#: Positions as rows of 50 checker counts (the layout of :func:`packed`): how the
+#: engine's look ahead carries the many positions it meets, without building a
+#: :class:`Position` for each.
+Counts = npt.NDArray[np.uint8]
+
+
 def packed(positions: Sequence[Position]) -> bytes:
     """The checker counts of positions, 50 bytes each: the player on roll's 25, then
     the other side's (one byte a count: far quicker to read into an array than
     tuples of ints)."""
     return b"".join([bytes(p.mover) + bytes(p.opponent) for p in positions])
+
+
+def counts_of(positions: Sequence[Position], *, swapped: bool = False) -> Counts:
+    """:func:`packed` counts as rows of 50; ``swapped``: each position as the other
+    side sees it (the opponent's counts first), as after a play the turn passes."""
+    if swapped:
+        raw = b"".join([bytes(p.opponent) + bytes(p.mover) for p in positions])
+    else:
+        raw = packed(positions)
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 50)
 
 
 def unpacked(raw: bytes) -> npt.NDArray[np.uint8]:

@@ -37,13 +37,19 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.backgammon.board import Position
-from parlour.backgammon.features import FEATURES, features_of_counts, packed, unpacked
+from parlour.backgammon.features import (
+    FEATURES,
+    Counts,
+    counts_of,
+    features_of_counts,
+)
 
 try:
-    from parlour.backgammon import native
+    from parlour.backgammon import native as native  # the engine calls it too
 
     #: Whether the inputs are computed in C (:mod:`parlour.backgammon.native`, bit for
-    #: bit the numpy ones), where ``parlour compile`` built it.
+    #: bit the numpy ones), where ``parlour compile`` built it; the engine's look
+    #: ahead finds the plays of each throw there too.
     NATIVE = True
 except ImportError:  # not built, or set aside by parlour.compiled: numpy
     NATIVE = False
@@ -71,10 +77,16 @@ _POINT_INPUTS = np.array(
 def encode(positions: Sequence[Position]) -> Array:
     """The network's inputs for each position, one row each, from the side of the
     player on roll."""
-    raw = packed(positions)
+    return encode_counts(counts_of(positions))
+
+
+def encode_counts(counts: Counts) -> Array:
+    """The inputs of :func:`encode` for positions given as rows of 50 counts (see
+    :func:`.features.packed`)."""
+    counts = np.ascontiguousarray(counts, dtype=np.uint8).reshape(-1, 50)
     if NATIVE:
-        return np.frombuffer(native.inputs(raw)).reshape(len(positions), INPUTS)
-    return numpy_inputs(unpacked(raw))
+        return np.frombuffer(native.inputs(counts.data)).reshape(len(counts), INPUTS)
+    return numpy_inputs(counts.reshape(-1, 2, 25))
 
 
 def numpy_inputs(counts: npt.NDArray[np.uint8]) -> Array:
@@ -97,6 +109,18 @@ def _sigmoid(x: FloatArray) -> FloatArray:
     """The logistic function, in the precision of ``x`` (numpy keeps float32 with a
     Python float; its type stubs say float64)."""
     return 1.0 / (1.0 + np.exp(-np.clip(x, -40, 40)))  # type: ignore[return-value]
+
+
+def _sigmoid_in_place(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """:func:`_sigmoid` of ``x``, overwriting it: the same operations in the same
+    order, so the same figures to the bit, without a new array for each step (the
+    look ahead's batches are large)."""
+    np.clip(x, -40, 40, out=x)
+    np.negative(x, out=x)
+    np.exp(x, out=x)
+    np.add(x, 1.0, out=x)
+    np.divide(1.0, x, out=x)
+    return x
 
 
 def flip(probabilities: Array) -> Array:
@@ -187,10 +211,16 @@ class Network:
         Worked out in single precision, as the weights are shipped: three times as
         quick as :meth:`forward` (a look two throws ahead judges some thousands of
         positions a play), and as near as a millionth to it."""
-        inputs = encode(positions).astype(np.float32)
-        hidden = _sigmoid(inputs @ self.w1.astype(np.float32) + self.b1.astype(np.float32))
-        outputs = _sigmoid(hidden @ self.w2.astype(np.float32) + self.b2.astype(np.float32))
-        return outputs.astype(np.float64)
+        return self.probabilities_of_counts(counts_of(positions))
+
+    def probabilities_of_counts(self, counts: Counts) -> Array:
+        """:meth:`probabilities` of positions given as rows of 50 counts."""
+        inputs = encode_counts(counts).astype(np.float32)
+        hidden = inputs @ self.w1.astype(np.float32)
+        hidden += self.b1.astype(np.float32)
+        outputs = _sigmoid_in_place(hidden) @ self.w2.astype(np.float32)
+        outputs += self.b2.astype(np.float32)
+        return _sigmoid_in_place(outputs).astype(np.float64)
 
     def learn(self, inputs: Array, targets: Array, alpha: float) -> None:
         """One gradient step moving the outputs for rows of ``inputs`` toward
