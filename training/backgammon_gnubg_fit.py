@@ -269,6 +269,14 @@ def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[Boards, list[int
     return found, numbers + [-1] * (len(found) - len(numbers))
 
 
+def in_race(position: Position) -> bool:
+    """Whether no contact is left: each side's rearmost checker has passed the
+    other's (the mover's point ``a`` is the opponent's ``25 - a``; the bar is 25)."""
+    mover = max((i + 1 for i, count in enumerate(position.mover) if count), default=0)
+    opponent = max((i + 1 for i, count in enumerate(position.opponent) if count), default=0)
+    return mover + opponent < 25
+
+
 def lost_per_throw(chosen: Array, judged: Array, numbers: np.ndarray) -> tuple[float, float]:
     """Over the throws of ``numbers``: the equity (by ``judged``, the probabilities
     of each play's position) lost on average by playing the best play by
@@ -294,13 +302,16 @@ def distil(
     rate: float,
     seed: int,
     out: Path,
+    race: bool = False,
 ) -> None:
     """Fit a network of ``hidden`` units, the one of ``weights`` widened, to gnubg's
     probabilities of the positions of ``paths`` (files of the rolls step) by the
     squared error, with Adam and a cosine schedule (PyTorch on one thread, so that
     a run repeats exactly; training-only); a twentieth of the throws held out, the
     same whatever the seed, judged after each pass by :func:`lost_per_throw`.
-    Saved as a checkpoint after each pass."""
+    Saved as a checkpoint after each pass. With ``race``, only the positions of a
+    race (no contact left) are fitted: a network for races alone, judged with the
+    network of ``weights`` judging the rest."""
     import torch  # the training extra: never needed to play
 
     torch.set_num_threads(1)
@@ -319,13 +330,17 @@ def distil(
     throws = np.unique(numbers[numbers >= 0])
     chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
     held = np.isin(numbers, chosen)
-    taught_inputs = torch.tensor(inputs[~held])
-    taught_targets = torch.tensor(targets[~held], dtype=torch.float32)
+    fitted = np.array([in_race(p) for p in positions]) if race else np.ones(len(held), bool)
+    taught_inputs = torch.tensor(inputs[~held & fitted])
+    taught_targets = torch.tensor(targets[~held & fitted], dtype=torch.float32)
     # judged in double precision, as the network is saved
     held_inputs = inputs[held].astype(np.float64)
+    held_fitted = fitted[held]
+    print(f"fitting {len(taught_inputs)} positions, {held_fitted.sum()} held out", flush=True)
 
     start = Network.load(weights)
-    lost, best = lost_per_throw(start.forward(held_inputs), targets[held], numbers[held])
+    judged = start.forward(held_inputs)
+    lost, best = lost_per_throw(judged, targets[held], numbers[held])
     print(f"{weights}: lost {lost:.5f} a throw, the best play {best:.3f}", flush=True)
     widened = start.widened(hidden, seed=7)
     first, second = torch.nn.Linear(INPUTS, hidden), torch.nn.Linear(hidden, OUTPUTS)
@@ -354,8 +369,9 @@ def distil(
             second.weight.detach().numpy().T.astype(np.float64),
             second.bias.detach().numpy().astype(np.float64),
         )
-        outputs = network.forward(held_inputs)
-        error = float(((outputs - targets[held]) ** 2).mean())
+        outputs = judged.copy()
+        outputs[held_fitted] = network.forward(held_inputs[held_fitted])
+        error = float(((outputs - targets[held])[held_fitted] ** 2).mean())
         lost, best = lost_per_throw(outputs, targets[held], numbers[held])
         print(
             f"pass {epoch + 1}: held-out error {error:.6f}, lost {lost:.5f} a throw,"
@@ -409,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
     step.add_argument("--rate", type=float, default=0.001)
     step.add_argument("--seed", type=int, default=0, help="PyTorch's, for the shuffles")
     step.add_argument("--network", type=Path, default=WEIGHTS, help="the network to widen")
+    step.add_argument("--race", action="store_true", help="fit a network for races alone")
     step.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
 
@@ -438,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
             args.rate,
             args.seed,
             args.out,
+            args.race,
         )
     elif args.step == "label":
         label(args.positions, args.ply, args.jobs)
