@@ -380,7 +380,14 @@ class BackgammonEngine(Engine[BackgammonMove]):
                 return [(Action.ROLL, self.chances(state).equity)]
             decision = self.cube_decision(state)
             doubled = min(decision.double_take, decision.double_pass)
-            return [(Action.ROLL, decision.no_double), (Action.DOUBLE, doubled)]
+            rolled = decision.no_double
+            if decision.may_wait:
+                # a cube the opponent can never turn: doubling next turn is worth
+                # about what doubling now is (the live cube's straight line, which
+                # cashes at the doubling point, undervalues waiting: gnubg calls
+                # it no error), so the coach does not call waiting one
+                rolled = max(rolled, doubled)
+            return [(Action.ROLL, rolled), (Action.DOUBLE, doubled)]
         decision = self.cube_decision(state)
         if phase is Phase.DOUBLED:
             answers: list[tuple[BackgammonMove, float]] = [

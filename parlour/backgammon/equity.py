@@ -150,6 +150,9 @@ class CubeDecision:
     no_double: float
     double_take: float
     double_pass: float = 1.0
+    #: The opponent can never double (after the Crawford game, one point from the
+    #: match, say): a double may wait a turn at no cost but a market lost.
+    may_wait: bool = False
 
     @property
     def should_double(self) -> bool:
@@ -450,4 +453,5 @@ def match_cube_decision(
         no_double=model.normalised(model.cubeful(cube, "centred" if cube_centred else "me"), cube),
         double_take=model.normalised(model.cubeful(2 * cube, "opponent"), cube),
         double_pass=model.normalised(model._me(away - cube, opponent_away), cube),
+        may_wait=opponent_away <= cube < away,
     )

@@ -265,6 +265,12 @@ def test_post_crawford_trailer_doubles_and_crawford_leader_never_drops_at_even_c
     decision = match_cube_decision(no_gammons(0.5), 4, 1, 1)  # after the Crawford game
     assert decision.should_double
     assert decision.should_take  # the leader takes: a drop would lose the match... later
+    # the leader can never double back, so the double may wait a turn; before the
+    # Crawford game (both sides able to double) it may not
+    assert decision.may_wait
+    assert not match_cube_decision(no_gammons(0.5), 4, 3, 1).may_wait
+    # a cube owned at 2 against a side 2 away: that side can never turn it
+    assert match_cube_decision(no_gammons(0.6), 5, 2, 2, cube_centred=False).may_wait
 
 
 # -- the engine --------------------------------------------------------------------
