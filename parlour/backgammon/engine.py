@@ -123,21 +123,21 @@ class BackgammonEngine(Engine[BackgammonMove]):
     #: Backgammon at 0-ply, points a game (docs/benchmarks.md, "The levels").
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: a large error in every judgement, so many poor plays; "
-        "loses 1.98 points a game to GNU Backgammon at 0-ply",
-        2: "a smaller error in every judgement; beats level 1 by 1.06 points a game; "
-        "loses 1.43 points a game to GNU Backgammon at 0-ply",
-        3: "now and then a careless play; beats level 2 by 0.90 points a game; "
-        "loses 0.71 points a game to GNU Backgammon at 0-ply",
-        4: "a slight error in its judgement; beats level 3 by 0.51 points a game; "
-        "loses 0.14 points a game to GNU Backgammon at 0-ply",
-        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.20 points "
-        "a game; loses 0.04 points a game to GNU Backgammon at 0-ply",
+        "loses 1.96 points a game to GNU Backgammon at 0-ply",
+        2: "a smaller error in every judgement; beats level 1 by 1.07 points a game; "
+        "loses 1.39 points a game to GNU Backgammon at 0-ply",
+        3: "now and then a careless play; beats level 2 by 0.92 points a game; "
+        "loses 0.70 points a game to GNU Backgammon at 0-ply",
+        4: "a slight error in its judgement; beats level 3 by 0.50 points a game; "
+        "loses 0.22 points a game to GNU Backgammon at 0-ply",
+        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.18 points "
+        "a game; loses 0.02 points a game to GNU Backgammon at 0-ply",
         6: "looks one throw ahead at its best plays (1-ply); loses to level 5 by 0.01 "
         "points a game (level with it, within the noise); "
-        "wins 0.01 points a game from GNU Backgammon at 0-ply (even, within the noise)",
+        "wins 0.03 points a game from GNU Backgammon at 0-ply (even, within the noise)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
-        "a quarter of a second a move; beats level 6 by 0.20 points a game; "
-        "wins 0.05 points a game from GNU Backgammon at 0-ply (within the noise of 200 "
+        "a thirtieth of a second a move; beats level 6 by 0.07 points a game; "
+        "wins 0.03 points a game from GNU Backgammon at 0-ply (within the noise of 1,000 "
         "games)",
     }
 
@@ -289,9 +289,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
     def time_limit(self, level: int) -> float:
         """The longest a move of ``level`` takes on this machine, with a margin:
         the worst measured over the positions of real games while the machine was
-        busy (docs/benchmarks.md, "The levels": 0.1 s, 0.2 s and 2.9 s)."""
+        busy (docs/benchmarks.md, "The levels with the 1-ply network": levels 1 to 5
+        0.19 s, level 6 0.12 s, level 7 0.59 s)."""
         self.check_level(level)
-        return {6: 0.5, 7: 3.0}.get(level, 0.25)
+        return {6: 0.25, 7: 1.0}.get(level, 0.25)
 
     # -- analysis --------------------------------------------------------------------
 

@@ -180,9 +180,13 @@ def test_the_strongest_level_is_the_same_without_the_c_replies(
     engine = BackgammonEngine()
     rng = np.random.default_rng(1)
     seen, _ = self_play_game(shipped_network(), rng)
-    # each of these goes two throws deep; the last two in a race and a bear-off
-    throws = {2: (5, 5), 8: (5, 2), 30: (4, 1), 49: (2, 1), 56: (6, 4)}
-    chosen = [(seen[k], dice) for k, dice in throws.items()]
+    # from the opening to the end of the game (the last in a race or a bear-off),
+    # wherever the network's game goes
+    at = [2, 8, len(seen) // 2, len(seen) - 8, len(seen) - 2]
+    chosen = [
+        (seen[k], dice)
+        for k, dice in zip(at, [(5, 5), (5, 2), (4, 1), (2, 1), (6, 4)], strict=True)
+    ]
     native_ranked = [engine._search(p, dice, LEVEL_FILTERS[7]) for p, dice in chosen]
     monkeypatch.setattr(network, "NATIVE", False)
     for (p, dice), ranked in zip(chosen, native_ranked, strict=True):
