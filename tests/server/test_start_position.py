@@ -48,9 +48,10 @@ def pieces(*points: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-#: A 1-point match in a race, each side with three checkers on its 6-point, the
-#: player on roll (the first side) about to throw the dice (":roll").
-RACE = position_id(Position(pieces(6, 6, 6), pieces(6, 6, 6)))
+#: A 1-point match in a race, each side with five checkers on its 6-point (so that
+#: no one throw ends it: double sixes bear off four), the player on roll (the
+#: first side) about to throw the dice (":roll").
+RACE = position_id(Position(pieces(6, 6, 6, 6, 6), pieces(6, 6, 6, 6, 6)))
 RACE_START = f"{RACE}:{match_id(MatchId(match_length=1))}:roll"
 
 
