@@ -137,7 +137,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         "wins 0.03 points a game from GNU Backgammon at 0-ply (even, within the noise)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
         "a thirtieth of a second a move; beats level 6 by 0.07 points a game; "
-        "wins 0.03 points a game from GNU Backgammon at 0-ply (within the noise of 1,000 "
+        "wins 0.04 points a game from GNU Backgammon at 0-ply (within the noise of 3,000 "
         "games)",
     }
 
