@@ -269,14 +269,6 @@ def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[Boards, list[int
     return found, numbers + [-1] * (len(found) - len(numbers))
 
 
-def in_race(position: Position) -> bool:
-    """Whether no contact is left: each side's rearmost checker has passed the
-    other's (the mover's point ``a`` is the opponent's ``25 - a``; the bar is 25)."""
-    mover = max((i + 1 for i, count in enumerate(position.mover) if count), default=0)
-    opponent = max((i + 1 for i, count in enumerate(position.opponent) if count), default=0)
-    return mover + opponent < 25
-
-
 def lost_per_throw(chosen: Array, judged: Array, numbers: np.ndarray) -> tuple[float, float]:
     """Over the throws of ``numbers``: the equity (by ``judged``, the probabilities
     of each play's position) lost on average by playing the best play by
@@ -330,7 +322,8 @@ def distil(
     throws = np.unique(numbers[numbers >= 0])
     chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
     held = np.isin(numbers, chosen)
-    fitted = np.array([in_race(p) for p in positions]) if race else np.ones(len(held), bool)
+    # a race: no contact left, the network's last input (features.py) naught
+    fitted = inputs[:, -1] == 0 if race else np.ones(len(held), bool)
     taught_inputs = torch.tensor(inputs[~held & fitted])
     taught_targets = torch.tensor(targets[~held & fitted], dtype=torch.float32)
     # judged in double precision, as the network is saved
