@@ -13,7 +13,10 @@ commands):
 * ``label``: gnubg's five probabilities for every position of a file;
 * ``distil``: a wider network fitted to them by the squared error with Adam
   (PyTorch, training-only), judged after each pass by the equity a held-out
-  throw's chosen play loses by gnubg's figures.
+  throw's chosen play loses by gnubg's figures; with ``--kind``, a network for
+  crashed positions or races alone;
+* ``combine``: the main network with those for crashed positions and races, as
+  one checkpoint.
 
 The earlier trial, with plain stochastic gradient descent from the self-play
 checkpoint, which gained nothing (docs/benchmarks.md, "Fitted to GNU Backgammon's
@@ -47,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.backgammon.bearoff import is_bearoff
 from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.features import CRASHED, RACE, counts_of, kinds_of_counts
 from parlour.backgammon.network import (
     INPUTS,
     OUTPUTS,
@@ -294,16 +298,17 @@ def distil(
     rate: float,
     seed: int,
     out: Path,
-    race: bool = False,
+    kind: int | None = None,
 ) -> None:
     """Fit a network of ``hidden`` units, the one of ``weights`` widened, to gnubg's
     probabilities of the positions of ``paths`` (files of the rolls step) by the
     squared error, with Adam and a cosine schedule (PyTorch on one thread, so that
     a run repeats exactly; training-only); a twentieth of the throws held out, the
     same whatever the seed, judged after each pass by :func:`lost_per_throw`.
-    Saved as a checkpoint after each pass. With ``race``, only the positions of a
-    race (no contact left) are fitted: a network for races alone, judged with the
-    network of ``weights`` judging the rest."""
+    Saved as a checkpoint after each pass. With ``kind`` (:data:`CRASHED` or
+    :data:`RACE`), only the positions of that kind are fitted: a network for them
+    alone (the ``combine`` step joins it to the main one), judged with the network
+    of ``weights`` judging the rest."""
     import torch  # the training extra: never needed to play
 
     torch.set_num_threads(1)
@@ -322,8 +327,9 @@ def distil(
     throws = np.unique(numbers[numbers >= 0])
     chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
     held = np.isin(numbers, chosen)
-    # a race: no contact left, the network's last input (features.py) naught
-    fitted = inputs[:, -1] == 0 if race else np.ones(len(held), bool)
+    fitted = np.ones(len(held), bool)
+    if kind is not None:
+        fitted = kinds_of_counts(counts_of(positions)) == kind
     taught_inputs = torch.tensor(inputs[~held & fitted])
     taught_targets = torch.tensor(targets[~held & fitted], dtype=torch.float32)
     # judged in double precision, as the network is saved
@@ -374,6 +380,23 @@ def distil(
         Trainer(network, seed=seed).save(out)
 
 
+#: The kinds of position a network may be fitted to alone.
+KINDS = {"crashed": CRASHED, "race": RACE}
+
+
+def combine(main: Path, crashed: Path | None, race: Path | None) -> Trainer:
+    """The main network of the checkpoint ``main`` with the networks of the
+    checkpoints ``crashed`` and ``race`` (each fitted to its kind alone) judging
+    their kinds of position, as a checkpoint to save."""
+
+    def alone(path: Path | None) -> Network | None:
+        return Network(*Trainer.resume(path).network.parameters()) if path else None
+
+    network = Trainer.resume(main).network
+    network.crashed, network.race = alone(crashed), alone(race)
+    return Trainer(network, seed=0)
+
+
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, its steps)
     parser = argparse.ArgumentParser(prog="python training/backgammon_gnubg_fit.py")
     steps = parser.add_subparsers(dest="step", required=True)
@@ -418,7 +441,14 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
     step.add_argument("--rate", type=float, default=0.001)
     step.add_argument("--seed", type=int, default=0, help="PyTorch's, for the shuffles")
     step.add_argument("--network", type=Path, default=WEIGHTS, help="the network to widen")
-    step.add_argument("--race", action="store_true", help="fit a network for races alone")
+    step.add_argument(
+        "--kind", choices=sorted(KINDS), help="fit a network for this kind of position alone"
+    )
+    step.add_argument("--out", type=Path, required=True)
+    step = steps.add_parser("combine", help="join networks for crashed positions and races")
+    step.add_argument("network", type=Path, help="the checkpoint of the main network")
+    step.add_argument("--crashed", type=Path, help="a checkpoint fitted with --kind crashed")
+    step.add_argument("--race", type=Path, help="a checkpoint fitted with --kind race")
     step.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
 
@@ -448,8 +478,10 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
             args.rate,
             args.seed,
             args.out,
-            args.race,
+            KINDS[args.kind] if args.kind else None,
         )
+    elif args.step == "combine":
+        combine(args.network, args.crashed, args.race).save(args.out)
     elif args.step == "label":
         label(args.positions, args.ply, args.jobs)
     elif args.step == "fit":

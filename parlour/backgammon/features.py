@@ -22,6 +22,12 @@ computed for both sides of many positions at once with numpy:
 * **contact**: whether any checker still has to pass an enemy one (the same for both
   sides).
 
+Positions are also sorted into three kinds, as GNU Backgammon sorts them, so that
+each kind may have a network of its own (:func:`kinds_of_counts`): a **race** (no
+contact left), a **crashed** position (contact, and one side with few checkers left
+at work: its board has collapsed, or it is bearing off against a checker held back),
+and the rest, **contact**.
+
 >>> from parlour.backgammon.board import Position
 >>> side = features([Position.start()])[0]
 >>> [round(float(x), 3) for x in side[:FEATURES_PER_SIDE]]   # the player on roll
@@ -45,6 +51,13 @@ Array = npt.NDArray[np.float64]
 FEATURES_PER_SIDE = 6
 #: Six for each side, then contact.
 FEATURES = 2 * FEATURES_PER_SIDE + 1
+
+#: The kinds of position (:func:`kinds_of_counts`).
+CONTACT, CRASHED, RACE = range(3)
+#: A side with no more checkers than this at work has crashed: checkers borne off do
+#: not count, nor those piled on its one-point (two or more) and on its two-point
+#: beyond the first.
+CRASHED_CHECKERS = 6
 
 #: The 36 throws, each ordered pair once.
 _THROWS = list(product(range(1, 7), repeat=2))
@@ -109,6 +122,30 @@ def counts_of(positions: Sequence[Position], *, swapped: bool = False) -> Counts
 def unpacked(raw: bytes) -> npt.NDArray[np.uint8]:
     """:func:`packed` counts as an array ``[position, side, point - 1]``."""
     return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 2, 25)
+
+
+def kinds_of_counts(counts: Counts) -> npt.NDArray[np.int8]:
+    """The kind of each position (rows of 50 counts): :data:`RACE`,
+    :data:`CRASHED` or :data:`CONTACT`.
+
+    >>> from parlour.backgammon.board import Position
+    >>> kinds_of_counts(counts_of([Position.start()])).tolist() == [CONTACT]
+    True
+    """
+    sides = np.asarray(counts, dtype=np.int64).reshape(-1, 2, 25)
+    # the point (1 to 25, the bar) of each side's rearmost checker, 0 with none
+    present = sides > 0
+    rearmost = np.where(present.any(axis=2), 25 - np.argmax(present[:, :, ::-1], axis=2), 0)
+    # a checker on point p meets the other side's rearmost, on its point q, unless
+    # it already stands past it: p + q > 25
+    contact = rearmost[:, 0] + rearmost[:, 1] > 25
+    ace, deuce = sides[:, :, 0], sides[:, :, 1]
+    idle = np.where(ace >= 2, ace, 0) + np.maximum(deuce - 1, 0)
+    at_work = sides.sum(axis=2) - idle
+    crashed = (at_work <= CRASHED_CHECKERS).any(axis=1)
+    kinds = np.full(len(sides), RACE, dtype=np.int8)
+    kinds[contact] = np.where(crashed[contact], CRASHED, CONTACT)
+    return kinds
 
 
 def features(positions: Sequence[Position]) -> Array:

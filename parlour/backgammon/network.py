@@ -38,10 +38,14 @@ import numpy.typing as npt
 
 from parlour.backgammon.board import Position
 from parlour.backgammon.features import (
+    CONTACT,
+    CRASHED,
     FEATURES,
+    RACE,
     Counts,
     counts_of,
     features_of_counts,
+    kinds_of_counts,
 )
 
 try:
@@ -159,12 +163,26 @@ _NAMES = ("w1", "b1", "w2", "b2")
 
 @dataclass
 class Network:
-    """One hidden layer of sigmoid units, five sigmoid outputs."""
+    """One hidden layer of sigmoid units, five sigmoid outputs; and, as GNU
+    Backgammon has, networks of its own for crashed positions and races where they
+    are given (the kinds of :func:`.features.kinds_of_counts`): this one judges the
+    rest.
+
+    >>> from parlour.backgammon.board import Position
+    >>> network = Network.new(hidden=8)
+    >>> network.probabilities([Position.start()]).shape
+    (1, 5)
+    """
 
     w1: Array
     b1: Array
     w2: Array
     b2: Array
+    #: The network for crashed positions (one side with few checkers left at
+    #: work), if any.
+    crashed: Network | None = None
+    #: The network for races (no contact left), if any.
+    race: Network | None = None
 
     @classmethod
     def new(cls, hidden: int = 80, seed: int = 0) -> Network:
@@ -185,6 +203,7 @@ class Network:
         trained on fewer, the first ones) and ``hidden`` hidden units: the new
         inputs' weights start at zero and the new units' outgoing weights too, so
         the wider network judges exactly as this one until it learns to use them.
+        The networks for crashed positions and races are not carried over.
         """
         if hidden < self.hidden or self.w1.shape[0] > INPUTS:
             raise ValueError("a network can only be widened")
@@ -202,7 +221,8 @@ class Network:
         return Network(w1, b1, w2, self.b2.copy())
 
     def forward(self, inputs: Array) -> Array:
-        """The five probabilities for each row of inputs."""
+        """The five probabilities for each row of inputs, by this network alone
+        (in double precision: what it learns by)."""
         return _sigmoid(_sigmoid(inputs @ self.w1 + self.b1) @ self.w2 + self.b2)
 
     def probabilities(self, positions: Sequence[Position]) -> Array:
@@ -214,9 +234,23 @@ class Network:
         return self.probabilities_of_counts(counts_of(positions))
 
     def probabilities_of_counts(self, counts: Counts) -> Array:
-        """:meth:`probabilities` of positions given as rows of 50 counts."""
-        inputs = encode_counts(counts).astype(np.float32)
-        hidden = inputs @ self.w1.astype(np.float32)
+        """:meth:`probabilities` of positions given as rows of 50 counts, each
+        judged by the network for its kind."""
+        inputs = encode_counts(counts)
+        if self.crashed is None and self.race is None:
+            return self._single(inputs)
+        kinds = kinds_of_counts(counts)
+        outputs = np.empty((len(inputs), OUTPUTS))
+        for kind, network in ((CONTACT, self), (CRASHED, self.crashed), (RACE, self.race)):
+            rows = kinds == kind
+            if rows.any():
+                outputs[rows] = (network or self)._single(inputs[rows])
+        return outputs
+
+    def _single(self, inputs: Array) -> Array:
+        """The five probabilities of rows of inputs by this network alone, in
+        single precision."""
+        hidden = inputs.astype(np.float32) @ self.w1.astype(np.float32)
         hidden += self.b1.astype(np.float32)
         outputs = _sigmoid_in_place(hidden) @ self.w2.astype(np.float32)
         outputs += self.b2.astype(np.float32)
@@ -235,28 +269,43 @@ class Network:
         self.b1 += alpha * hidden_error.sum(axis=0)
 
     def parameters(self) -> list[Array]:
+        """This network's own weights (not its specialists')."""
         return [self.w1, self.b1, self.w2, self.b2]
+
+    def arrays(self, prefix: str = "", dtype: type = np.float32) -> dict[str, Any]:
+        """Every weight by the name it is saved under, the specialists' after
+        ``crashed_`` and ``race_``."""
+        found: dict[str, Any] = {
+            prefix + name: array.astype(dtype)
+            for name, array in zip(_NAMES, self.parameters(), strict=True)
+        }
+        for kind, network in (("crashed_", self.crashed), ("race_", self.race)):
+            if network is not None:
+                found.update(network.arrays(prefix + kind, dtype))
+        return found
 
     def save(self, path: Path, **extra: Any) -> None:
         """Write the weights (as float32: small, and precise enough) and any extra
         arrays, such as a trainer's state."""
-        np.savez_compressed(
-            path,
-            w1=self.w1.astype(np.float32),
-            b1=self.b1.astype(np.float32),
-            w2=self.w2.astype(np.float32),
-            b2=self.b2.astype(np.float32),
-            **extra,
-        )
+        np.savez_compressed(path, **self.arrays(), **extra)
 
     @classmethod
     def load(cls, path: Path, prefix: str = "") -> Network:
         """The network saved at ``path`` (its arrays named ``w1`` and so on, after
-        ``prefix``); one saved before the later inputs existed is widened to them."""
+        ``prefix``), with its specialists where saved; one saved before the later
+        inputs existed is widened to them."""
         with np.load(path) as data:
-            network = cls(*(data[prefix + name].astype(np.float64) for name in _NAMES))
+            return cls._from(data, prefix)
+
+    @classmethod
+    def _from(cls, data: Any, prefix: str) -> Network:
+        network = cls(*(data[prefix + name].astype(np.float64) for name in _NAMES))
         if network.w1.shape[0] < INPUTS:
-            return network.widened(network.hidden)
+            network = network.widened(network.hidden)
+        if prefix + "crashed_w1" in data:
+            network.crashed = cls._from(data, prefix + "crashed_")
+        if prefix + "race_w1" in data:
+            network.race = cls._from(data, prefix + "race_")
         return network
 
 

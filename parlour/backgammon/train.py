@@ -52,8 +52,9 @@ from parlour.backgammon.network import (
     result_vector,
 )
 
-#: The weights at full precision in a checkpoint, so a resumed run continues exactly.
-FULL_NAMES = ("full_w1", "full_b1", "full_w2", "full_b2")
+#: The prefix of the weights at full precision in a checkpoint, so a resumed run
+#: continues exactly.
+FULL = "full_"
 
 
 def rank_plays(network: Network, position: Position, dice: tuple[int, int]) -> list[Position]:
@@ -211,12 +212,12 @@ class Trainer:
             "rng": self.rng.bit_generator.state,
             "rounds": self.rounds,
         }
-        full = dict(zip(FULL_NAMES, self.network.parameters(), strict=True))
+        full = self.network.arrays(FULL, np.float64)
         self.network.save(path, trainer=np.array(json.dumps(state)), **full)
 
     @classmethod
     def resume(cls, path: Path) -> Trainer:
-        network = Network.load(path, prefix="full_")
+        network = Network.load(path, prefix=FULL)
         with np.load(path) as data:
             state = json.loads(str(data["trainer"]))
         trainer = cls(network, seed=0, alpha=state["alpha"], lam=state["lam"])
