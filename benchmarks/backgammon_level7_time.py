@@ -44,16 +44,17 @@ def worker() -> None:
     level 7's time, its plays best first and their equities."""
     from parlour.backgammon import network
     from parlour.backgammon.board import Position
-    from parlour.backgammon.engine import LEVEL_FILTERS, BackgammonEngine
+    from parlour.backgammon.engine import BackgammonEngine
 
     engine = BackgammonEngine()
-    engine._search(Position.start(), (3, 1), LEVEL_FILTERS[7])  # load the network and tables
+    assert engine.strongest == 7, "ranked_plays is the strongest level's ranking"
+    engine.ranked_plays(Position.start(), (3, 1))  # load the network and tables
     print(json.dumps({"native": network.NATIVE}), flush=True)
     for line in sys.stdin:
         mover, opponent, dice = json.loads(line)
         position = Position(tuple(mover), tuple(opponent))
         started = time.perf_counter()
-        ranked = engine._search(position, (dice[0], dice[1]), LEVEL_FILTERS[7])
+        ranked = engine.ranked_plays(position, (dice[0], dice[1]))
         seconds = time.perf_counter() - started
         plays = [" ".join(map(str, play)) for play, _ in ranked]
         print(json.dumps([seconds, plays, [value for _, value in ranked]]), flush=True)
