@@ -42,6 +42,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import gnubg_nn
 import numpy as np
@@ -299,6 +300,7 @@ def distil(
     seed: int,
     out: Path,
     kind: int | None = None,
+    rank_weight: float = 0.0,
 ) -> None:
     """Fit a network of ``hidden`` units, the one of ``weights`` widened, to gnubg's
     probabilities of the positions of ``paths`` (files of the rolls step) by the
@@ -308,7 +310,10 @@ def distil(
     Saved as a checkpoint after each pass. With ``kind`` (:data:`CRASHED` or
     :data:`RACE`), only the positions of that kind are fitted: a network for them
     alone (the ``combine`` step joins it to the main one), judged with the network
-    of ``weights`` judging the rest."""
+    of ``weights`` judging the rest. With ``rank_weight``, each step also fits a
+    share of the throws' plays to differ from one another in equity as gnubg's do
+    (each play's equity less the mean of its throw's, by the squared error, that
+    many times the probabilities' error): the choice of play is what counts."""
     import torch  # the training extra: never needed to play
 
     torch.set_num_threads(1)
@@ -323,17 +328,25 @@ def distil(
     order = np.r_[np.flatnonzero(numbers >= 0), np.flatnonzero(numbers < 0)]
     positions = [positions[i] for i in order]
     numbers, targets = numbers[order], targets[order]
-    inputs = encode(positions).astype(np.float32)
+    # encoded a slice at a time, and the positions let go: four million of them
+    # take some gigabytes as objects, and twice as many again as double precision
+    inputs = np.concatenate(
+        [
+            encode(positions[i : i + 100_000]).astype(np.float32)
+            for i in range(0, len(positions), 100_000)
+        ]
+    )
+    kinds = kinds_of_counts(counts_of(positions))
+    del positions, loaded
     throws = np.unique(numbers[numbers >= 0])
     chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
     held = np.isin(numbers, chosen)
-    fitted = np.ones(len(held), bool)
-    if kind is not None:
-        fitted = kinds_of_counts(counts_of(positions)) == kind
-    taught_inputs = torch.tensor(inputs[~held & fitted])
+    fitted = np.ones(len(held), bool) if kind is None else kinds == kind
+    taught_inputs = torch.from_numpy(inputs[~held & fitted])
     taught_targets = torch.tensor(targets[~held & fitted], dtype=torch.float32)
     # judged in double precision, as the network is saved
     held_inputs = inputs[held].astype(np.float64)
+    del inputs
     held_fitted = fitted[held]
     print(f"fitting {len(taught_inputs)} positions, {held_fitted.sum()} held out", flush=True)
 
@@ -353,11 +366,21 @@ def distil(
     model = torch.nn.Sequential(first, torch.nn.Sigmoid(), second, torch.nn.Sigmoid())
     optimiser = torch.optim.Adam(model.parameters(), lr=rate)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+    starts, lengths = _throw_spans(numbers[~held & fitted])
+    gnubg_equity = _torch_equity(taught_targets)
+    steps = -(-len(taught_inputs) // 512)
     for epoch in range(epochs):
         order = torch.randperm(len(taught_inputs))
-        for begin in range(0, len(order), 512):
+        # (drawn only when used, so that a fit without it repeats the earlier ones)
+        throws = torch.randperm(len(starts)).numpy() if rank_weight else starts
+        for step, begin in enumerate(range(0, len(order), 512)):
             batch = order[begin : begin + 512]
             loss = ((model(taught_inputs[batch]) - taught_targets[batch]) ** 2).mean()
+            if rank_weight:
+                chosen = throws[step * len(starts) // steps : (step + 1) * len(starts) // steps]
+                loss = loss + rank_weight * _rank_error(
+                    model, taught_inputs, gnubg_equity, starts[chosen], lengths[chosen]
+                )
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -385,16 +408,53 @@ KINDS = {"crashed": CRASHED, "race": RACE}
 
 
 def combine(main: Path, crashed: Path | None, race: Path | None) -> Trainer:
-    """The main network of the checkpoint ``main`` with the networks of the
-    checkpoints ``crashed`` and ``race`` (each fitted to its kind alone) judging
-    their kinds of position, as a checkpoint to save."""
+    """The main network of ``main`` with the networks of ``crashed`` and ``race``
+    (each fitted to its kind alone) judging their kinds of position, as a checkpoint
+    to save. Each path is a checkpoint or a weights file."""
 
-    def alone(path: Path | None) -> Network | None:
-        return Network(*Trainer.resume(path).network.parameters()) if path else None
+    def read(path: Path) -> Network:
+        with np.load(path) as data:
+            checkpoint = "trainer" in data
+        return Trainer.resume(path).network if checkpoint else Network.load(path)
 
-    network = Trainer.resume(main).network
-    network.crashed, network.race = alone(crashed), alone(race)
+    network = read(main)
+    network.crashed = Network(*read(crashed).parameters()) if crashed else None
+    network.race = Network(*read(race).parameters()) if race else None
     return Trainer(network, seed=0)
+
+
+def _throw_spans(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each throw's plays begin among rows numbered ``numbers`` (the plays
+    first, each throw's together, then the positions met), and how many there are."""
+    plays = int((numbers >= 0).sum())
+    starts = np.flatnonzero(np.r_[True, numbers[1:plays] != numbers[: plays - 1]])
+    return starts, np.diff(np.r_[starts, plays])
+
+
+def _torch_equity(probabilities: Any) -> Any:
+    """:func:`equity` of rows of five probabilities, as a torch tensor."""
+    p = probabilities
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def _rank_error(
+    model: Any, inputs: Any, gnubg_equity: Any, starts: np.ndarray, lengths: np.ndarray
+) -> Any:
+    """The squared error of the model's equities of the plays of some throws (rows
+    ``starts[i]`` to ``starts[i] + lengths[i]``), each less the mean of its throw's,
+    against gnubg's the same way."""
+    import torch
+
+    rows = np.repeat(starts - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
+    throw = torch.tensor(np.repeat(np.arange(len(starts)), lengths))
+    counts = torch.tensor(lengths, dtype=torch.float32)
+    mine, theirs = _torch_equity(model(inputs[rows])), gnubg_equity[rows]
+
+    def centred(values: Any) -> Any:
+        means = torch.zeros(len(starts)).index_add(0, throw, values) / counts
+        return values - means[throw]
+
+    return ((centred(mine) - centred(theirs)) ** 2).mean()
 
 
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, its steps)
@@ -440,6 +500,12 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
     step.add_argument("--epochs", type=int, default=12)
     step.add_argument("--rate", type=float, default=0.001)
     step.add_argument("--seed", type=int, default=0, help="PyTorch's, for the shuffles")
+    step.add_argument(
+        "--rank-weight",
+        type=float,
+        default=0.0,
+        help="also fit each throw's plays' equities relative to one another, this much",
+    )
     step.add_argument("--network", type=Path, default=WEIGHTS, help="the network to widen")
     step.add_argument(
         "--kind", choices=sorted(KINDS), help="fit a network for this kind of position alone"
@@ -479,6 +545,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
             args.seed,
             args.out,
             KINDS[args.kind] if args.kind else None,
+            args.rank_weight,
         )
     elif args.step == "combine":
         combine(args.network, args.crashed, args.race).save(args.out)
