@@ -2,12 +2,13 @@
 pubeval (Tesauro's public linear evaluator) or GNU Backgammon at 0-ply, both from
 gnubg-nn, or another of Parlour's own levels. Duplicate dice: each dice sequence is
 played twice with the seats swapped, which cancels much of the luck. Prints points
-per game for Parlour's level with its 95 % interval, and the time each Parlour
-level took a move (the mean and the worst over every position met).
+per game for Parlour's level (by default level 6, the network's plain 0-ply play)
+with its 95 % interval, and the time each Parlour level took a move (the mean and
+the worst over every position met).
 
     python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
         [--weights bg-train.npz]
-    python benchmarks/backgammon_vs_pubeval.py --level 6 --opponent 5 --games 400
+    python benchmarks/backgammon_vs_pubeval.py --level 7 --opponent 6 --games 400
     python benchmarks/backgammon_vs_pubeval.py --opponent gnubg --games 10000 --lend contact
 
 ``--lend`` is a diagnostic of where the points go: in positions of the kinds named
@@ -158,7 +159,10 @@ def main() -> int:
     )
     parser.add_argument("--weights", type=Path, help="a training checkpoint (default: shipped)")
     parser.add_argument(
-        "--level", type=int, default=5, help="Parlour's level: 5 is 0-ply, 6-7 look a throw ahead"
+        "--level",
+        type=int,
+        default=6,
+        help="Parlour's level: 6 is plain 0-ply, 7 looks two throws ahead",
     )
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument(

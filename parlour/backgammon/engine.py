@@ -15,12 +15,14 @@ it: at most so many of the best, and only those within so much equity of the bes
 (:data:`LEVEL_FILTERS`). The positions met at each depth are judged by the network
 in one batch, which is what makes two throws ahead affordable in Python.
 
-Levels: 1-4 are 0-ply with a deliberate error added to every judgement (large at
-level 1, small at 4), so a beginner meets beatable play; level 5 is plain 0-ply
-(fast, the default); level 6 looks one throw ahead, level 7 two. How strong each
-level measured is in :attr:`BackgammonEngine.level_strengths`. Hints rank the plays
-as level 7 does; the coach's analysis judges the best eight plays one throw ahead,
-as level 6 does, so that a whole game is analysed in well under a minute.
+Levels, as GNU Backgammon's are made: 1-5 are 0-ply with a deliberate error added to
+every judgement (large at level 1, slight at 5, the default), so a beginner meets
+beatable play; level 6 is plain 0-ply, level 7 looks two throws ahead. (One throw
+ahead, 1-ply, plays no better than 0-ply with this network, measured: it is no
+level of its own.) How strong each level measured is in
+:attr:`BackgammonEngine.level_strengths`. Hints rank the plays as level 7 does; the
+coach's analysis judges the best eight plays one throw ahead, so that a whole game
+is analysed in well under a minute.
 
 Cube decisions (double, take, pass, beaver) come from :mod:`.equity`: cubeful money
 equity, or match winning chances from our match equity table.
@@ -102,12 +104,12 @@ class Filter(NamedTuple):
 
 
 #: For each level: the spread of the error added to each play's equity (0-ply).
-LEVEL_NOISE = {1: 0.35, 2: 0.2, 3: 0.1, 4: 0.04}
+LEVEL_NOISE = {1: 0.35, 2: 0.2, 3: 0.1, 4: 0.04, 5: 0.02}
 #: For the levels that look ahead: one filter for each throw they look ahead. Level
-#: 6 judges the best eight plays (within 0.16 of the best) one throw deeper
-#: (1-ply); level 7 judges the best three of those (within 0.06 of the best at
-#: 1-ply) two throws deeper (2-ply).
-LEVEL_FILTERS = {6: (Filter(8, 0.16),), 7: (Filter(8, 0.16), Filter(3, 0.06))}
+#: 7 judges the best eight plays (within 0.16 of the best) one throw deeper
+#: (1-ply), and the best three of those (within 0.06 of the best at 1-ply) two
+#: throws deeper (2-ply).
+LEVEL_FILTERS = {7: (Filter(8, 0.16), Filter(3, 0.06))}
 #: The plays the analysis (the coach) judges one throw deeper: the best eight by
 #: the network, however far behind (the coach lists them); hints use the strongest
 #: level's search.
@@ -130,13 +132,12 @@ class BackgammonEngine(Engine[BackgammonMove]):
         "loses 0.70 points a game to GNU Backgammon at 0-ply",
         4: "a slight error in its judgement; beats level 3 by 0.50 points a game; "
         "loses 0.22 points a game to GNU Backgammon at 0-ply",
-        5: "judges every play as it stands (0-ply), quick; beats level 4 by 0.18 points "
+        5: "a very slight error in its judgement; beats level 4 by 0.12 points a game; "
+        "loses 0.08 points a game to GNU Backgammon at 0-ply",
+        6: "judges every play as it stands (0-ply), quick; beats level 5 by 0.05 points "
         "a game; loses 0.02 points a game to GNU Backgammon at 0-ply",
-        6: "looks one throw ahead at its best plays (1-ply); loses to level 5 by 0.01 "
-        "points a game (level with it, within the noise); "
-        "wins 0.03 points a game from GNU Backgammon at 0-ply (even, within the noise)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
-        "a thirtieth of a second a move; beats level 6 by 0.07 points a game; "
+        "a thirtieth of a second a move; beats level 6 by 0.04 points a game; "
         "wins 0.04 points a game from GNU Backgammon at 0-ply (within the noise of 3,000 "
         "games)",
     }
@@ -289,10 +290,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
     def time_limit(self, level: int) -> float:
         """The longest a move of ``level`` takes on this machine, with a margin:
         the worst measured over the positions of real games while the machine was
-        busy (docs/benchmarks.md, "The levels with the 1-ply network": levels 1 to 5
-        0.19 s, level 6 0.12 s, level 7 0.59 s)."""
+        busy (docs/benchmarks.md, "The levels with the 1-ply network": the levels
+        that judge at 0-ply 0.19 s, level 7 0.59 s)."""
         self.check_level(level)
-        return {6: 0.25, 7: 1.0}.get(level, 0.25)
+        return 1.0 if level == 7 else 0.25
 
     # -- analysis --------------------------------------------------------------------
 
@@ -321,7 +322,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
     ) -> Analysis[BackgammonMove] | None:
         """The choices of the side to act with their equities, best first: after a
         roll, the eight best plays by the network, each judged a throw deeper
-        (1-ply, as level 6 plays: fast enough for a whole game, where the strongest
+        (1-ply: fast enough for a whole game, where the strongest
         level's 2-ply would take minutes; ``moves``, if given, are judged the same
         way); at the
         cube, double or roll; doubled, take, pass or beaver (cubeful equity per unit

@@ -20,7 +20,7 @@ Once self-play levels off, a round of *refinement* carries on from a checkpoint:
         --positions 200000 --epochs 10 --fit-alpha 0.01 --seed 2 --jobs 2
 
 The network plays itself to gather positions, judges each one a throw deeper (the
-average over the 21 throws of its best play's outcome, as level 6 looks ahead), and
+average over the 21 throws of its best play's outcome, as the coach looks ahead), and
 is fitted to those judgements by gradient descent, so that what it sees a throw
 ahead it learns to see at once (gnubg's and wildbg's networks are trained on the
 results of looking ahead). Measured (docs/benchmarks.md): one round gained on a

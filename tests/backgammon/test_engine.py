@@ -351,8 +351,8 @@ def test_the_move_filter_keeps_at_most_so_many_within_reach_of_the_best() -> Non
     assert _kept(values, Filter(2, 0.16)) == [0, 1]
     assert _kept(values, Filter(8, 0.01)) == [0]  # the best always goes on
     assert _kept(values[::-1], Filter(3, 0.16)) == [4, 3, 2]  # best first, wherever they are
-    # the strongest level looks deepest, through more filters
-    assert [len(LEVEL_FILTERS[level]) for level in (6, 7)] == [1, 2]
+    # the strongest level looks two throws deep; the others judge at 0-ply
+    assert list(LEVEL_FILTERS) == [7] and len(LEVEL_FILTERS[7]) == 2
 
 
 def test_the_strongest_level_plays_the_best_of_its_deepest_look() -> None:
