@@ -336,12 +336,13 @@ def distil(
             for i in range(0, len(positions), 100_000)
         ]
     )
-    kinds = kinds_of_counts(counts_of(positions))
+    fitted = np.ones(len(numbers), bool)
+    if kind is not None:
+        fitted = kinds_of_counts(counts_of(positions)) == kind
     del positions, loaded
     throws = np.unique(numbers[numbers >= 0])
     chosen = np.random.default_rng(HELD_OUT_SEED).choice(throws, len(throws) // 20, replace=False)
     held = np.isin(numbers, chosen)
-    fitted = np.ones(len(held), bool) if kind is None else kinds == kind
     taught_inputs = torch.from_numpy(inputs[~held & fitted])
     taught_targets = torch.tensor(targets[~held & fitted], dtype=torch.float32)
     # judged in double precision, as the network is saved
@@ -367,7 +368,7 @@ def distil(
     optimiser = torch.optim.Adam(model.parameters(), lr=rate)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
     starts, lengths = _throw_spans(numbers[~held & fitted])
-    gnubg_equity = _torch_equity(taught_targets)
+    gnubg_equity = torch.from_numpy(equity(targets[~held & fitted].astype(np.float32)))
     steps = -(-len(taught_inputs) // 512)
     for epoch in range(epochs):
         order = torch.randperm(len(taught_inputs))
@@ -431,12 +432,6 @@ def _throw_spans(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, np.diff(np.r_[starts, plays])
 
 
-def _torch_equity(probabilities: Any) -> Any:
-    """:func:`equity` of rows of five probabilities, as a torch tensor."""
-    p = probabilities
-    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
-
-
 def _rank_error(
     model: Any, inputs: Any, gnubg_equity: Any, starts: np.ndarray, lengths: np.ndarray
 ) -> Any:
@@ -448,7 +443,8 @@ def _rank_error(
     rows = np.repeat(starts - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
     throw = torch.tensor(np.repeat(np.arange(len(starts)), lengths))
     counts = torch.tensor(lengths, dtype=torch.float32)
-    mine, theirs = _torch_equity(model(inputs[rows])), gnubg_equity[rows]
+    # equity() is plain arithmetic on the five columns: a tensor's as an array's
+    mine, theirs = equity(model(inputs[rows])), gnubg_equity[rows]
 
     def centred(values: Any) -> Any:
         means = torch.zeros(len(starts)).index_add(0, throw, values) / counts
