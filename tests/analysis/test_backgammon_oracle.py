@@ -229,21 +229,25 @@ def test_the_cube_errors_gnubg_sees_in_a_match_are_found(
 ) -> None:
     errors = [(loss, review) for loss, review in cube_compared if loss >= BAD]
     found = [review for _, review in errors if review.loss >= DOUBTFUL]
-    called = [(loss, review) for loss, review in cube_compared if review.loss >= BAD]
+    called = [(loss, review) for loss, review in cube_compared if review.loss >= DOUBTFUL]
     wrongly = [(round(loss, 3), review.move) for loss, review in called if loss < DOUBTFUL / 2]
     print(
         f"cube decisions {len(cube_compared)}; gnubg's bad or worse {len(errors)}, "
-        f"found {len(found)}; the coach's bad or worse {len(called)}, fine to gnubg {wrongly}"
+        f"found {len(found)}; the coach's doubtful or worse {len(called)}, fine to gnubg "
+        f"{wrongly}"
     )
     assert len(cube_compared) >= 30
     assert len(errors) >= 3
-    # What the coach calls a cube error, gnubg does too (a fifth may be near
-    # misses, and one of a handful; none of 11 here)...
+    # What the coach calls doubtful or worse, gnubg does not call fine (under half
+    # of doubtful; a fifth may be near misses, and one of a handful). With the network fitted to
+    # gnubg's 1-ply the coach called 11 bad (none fine to gnubg); with the network
+    # of the ranking term it calls none bad and 3 doubtful, the largest 0.072 where
+    # gnubg says 0.174, one (0.041) where gnubg says 0.000: it errs on the mild side.
     assert called and len(wrongly) <= max(1, 0.2 * len(called))
-    # ...and it finds most of gnubg's: 8 of 12 here with the network fitted to
-    # gnubg's 1-ply (its matches reach a post-Crawford game, where waiting to
-    # double is no error: CubeDecision.may_wait); 1 of 5 with the self-play
-    # network, which saw a third of the gammons gnubg's does. The cube arithmetic
-    # alone, given gnubg's chances, makes gnubg's decisions
-    # (tests/backgammon/test_cube_oracle.py).
+    # ...and it finds most of gnubg's: 2 of 3 here with the network of the ranking
+    # term, 8 of 12 with the one fitted to gnubg's 1-ply (its matches reached a
+    # post-Crawford game, where waiting to double is no error:
+    # CubeDecision.may_wait); 1 of 5 with the self-play network, which saw a third
+    # of the gammons gnubg's does. The cube arithmetic alone, given gnubg's chances,
+    # makes gnubg's decisions (tests/backgammon/test_cube_oracle.py).
     assert len(found) >= len(errors) / 2
