@@ -14,9 +14,10 @@ after every move the estimate of the position before is pulled toward the estima
 of the position after, and at the end toward the real result (see :mod:`.train`).
 The network shipped was then widened to 256 hidden units and fitted to a stronger
 judge's figures: GNU Backgammon's own evaluations of positions met in self-play and
-led to by each throw's plays, some six million judged at 0-ply, then four million
-judged one throw deeper, at 1-ply (``training/backgammon_gnubg_fit.py``,
-training-only; docs/benchmarks.md says how much each gained).
+led to by each throw's plays, some six million judged at 0-ply, then eight million
+judged one throw deeper, at 1-ply, the last fit also asked to rank each throw's plays
+as gnubg ranks them (``training/backgammon_gnubg_fit.py``, training-only;
+docs/benchmarks.md says how much each gained).
 
 Inputs, 99 for each side in its own numbering: for each of the 24 points, whether it
 holds at least one, two and three checkers and how many more (halved); checkers on the
