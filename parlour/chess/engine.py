@@ -32,7 +32,11 @@ seventh, pawns worth more as they advance (much more in the endgame), the king
 tucked away behind its pawns while queens are on and marching to the centre in the
 endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
 scored once per arrangement of pawns and looked up by a pawn key carried through
-the search; plus the bishop pair and a small bonus for the side to move.
+the search; plus the bishop pair and a small bonus for the side to move. With
+little material left, :func:`ending` scales the score towards a draw in the endings
+that are drawn though one side is ahead (a lone minor piece, a rook against a minor
+piece, the wrong bishop, bishops of opposite colours), and shows the search how to
+drive a bare king to the edge, so that bishop and knight mate too.
 
 Where ``parlour compile`` has built it, the same search runs in C
 (:mod:`parlour.chess.native`, through :class:`NativeSearcher`, which
