@@ -32,7 +32,11 @@ seventh, pawns worth more as they advance (much more in the endgame), the king
 tucked away behind its pawns while queens are on and marching to the centre in the
 endgame; the pawn structure (passed pawns by rank, doubled and isolated pawns),
 scored once per arrangement of pawns and looked up by a pawn key carried through
-the search; plus the bishop pair and a small bonus for the side to move.
+the search; plus the bishop pair and a small bonus for the side to move. With
+little material left, :func:`ending` scales the score towards a draw in the endings
+that are drawn though one side is ahead (a lone minor piece, a rook against a minor
+piece, the wrong bishop, bishops of opposite colours), and shows the search how to
+drive a bare king to the edge, so that bishop and knight mate too.
 
 Where ``parlour compile`` has built it, the same search runs in C
 (:mod:`parlour.chess.native`, through :class:`NativeSearcher`, which
@@ -373,6 +377,120 @@ def pawn_structure(board: list[int]) -> tuple[int, int]:
     return mg, eg
 
 
+# -- endings the material misjudges ----------------------------------------------
+# With little material left, some endings are drawn though one side is well ahead on
+# the count: a lone minor piece (or two knights) cannot force mate; without pawns, a
+# lead of no more than a minor piece (a rook against a bishop, rook and bishop against
+# a rook) seldom wins; bishops of opposite colours hold many pawns down; and rook's
+# pawns whose queening square the bishop does not cover (or with no bishop at all)
+# cannot be forced home past a king that has reached the corner. The blended score is
+# scaled down for those. A bare king, on the other hand, is mated only once it is
+# driven to the edge (to a corner of the bishop's colour by bishop and knight), which
+# lies beyond the horizon at first: a small bonus for each step it is pushed, and for
+# each step the attacker's king comes nearer, shows the search the way. Looked at only
+# when the phase is low, so the middlegame pays nothing for it.
+
+#: The phase (out of 24) at and below which the endings are looked for: at most a
+#: queen and two rooks' worth of pieces left on the board, both sides together.
+ENDING_PHASE = 8
+#: Each piece's worth in pawns for the endings' tests (a minor 3, a rook 5, a queen 9).
+ENDING_WORTH = (0, 0, 3, 3, 5, 9, 0, 0)
+#: The scales out of 16: a side that cannot win; no pawns and ahead by at most a minor
+#: piece; bishops of opposite colours and nothing else but pawns.
+SCALE_CANNOT_WIN = 0
+SCALE_MINOR_AHEAD = 2
+SCALE_OPPOSITE_BISHOPS = 8
+#: Centipawns for each step the bare king stands from the centre (or, against bishop
+#: and knight, each king move nearer a corner of the bishop's colour), and each step
+#: the kings are closer.
+MOP_UP_EDGE = 10
+MOP_UP_CORNER = 20
+MOP_UP_KINGS = 4
+
+
+def _square(cell: int) -> tuple[int, int]:
+    """A cell's (file, rank), 0 to 7 each, rank 0 White's first."""
+    return cell % 10 - 1, cell // 10 - 2
+
+
+def ending(board: Sequence[int], kings: Sequence[int], score: int) -> int:
+    """``score`` (White's blended score, times 24) corrected for the ending on the
+    board: scaled towards a draw where the side ahead cannot win, a gradient
+    towards the mate added against a bare king.
+
+    >>> from parlour.chess.rules import CHESS
+    >>> lone_bishop = CHESS.state_from_text("8/8/3k4/8/8/2BK4/8/8 w - - 0 1")
+    >>> ending(lone_bishop.board, lone_bishop.kings, 24 * 300)
+    0
+    """
+    if not score:
+        return 0
+    # By side (White 0, Black 1): pawns, the pieces' worth, knights, bishops, the
+    # shades of the bishops' squares (bit 0 dark, bit 1 light) and the pawns' files.
+    pawns = [0, 0]
+    worth = [0, 0]
+    knights = [0, 0]
+    bishops = [0, 0]
+    shades = [0, 0]
+    files = [0, 0]
+    for cell in BOARD_CELLS:
+        piece = board[cell]
+        kind = piece & 7
+        if not piece or kind == KING:
+            continue
+        side = piece >> 4
+        file, rank = _square(cell)
+        if kind == PAWN:
+            pawns[side] += 1
+            files[side] |= 1 << file
+            continue
+        worth[side] += ENDING_WORTH[kind]
+        if kind == KNIGHT:
+            knights[side] += 1
+        elif kind == BISHOP:
+            bishops[side] += 1
+            shades[side] |= 1 << ((file + rank) & 1)
+    strong = 0 if score > 0 else 1
+    weak = 1 - strong
+    scale = 16
+    if not pawns[strong]:
+        if worth[strong] <= 3 or (
+            knights[strong] == 2 and worth[strong] == 6 and not worth[weak] and not pawns[weak]
+        ):
+            scale = SCALE_CANNOT_WIN
+        elif worth[strong] - worth[weak] <= 3:
+            scale = SCALE_MINOR_AHEAD
+    elif files[strong] in (1, 128) and worth[strong] == 3 * bishops[strong] <= 3:
+        # Rook's pawns with a bishop or none: the corner they queen on.
+        file = 0 if files[strong] == 1 else 7
+        rank = 7 if strong == 0 else 0
+        wrong = not bishops[strong] or shades[strong] != 1 << ((file + rank) & 1)
+        king_file, king_rank = _square(kings[weak])
+        if wrong and abs(king_file - file) <= 1 and abs(king_rank - rank) <= 1:
+            scale = SCALE_CANNOT_WIN
+    if scale == 16 and worth == [3, 3] and bishops == [1, 1] and shades[0] != shades[1]:
+        scale = SCALE_OPPOSITE_BISHOPS
+    if scale != 16:
+        # Floor division from the stronger side's view, so both colours round alike.
+        return score * scale // 16 if strong == 0 else -(-score * scale // 16)
+    if pawns[weak] or worth[weak]:
+        return score
+    # A bare king: drive it to the edge, or to a corner of the bishop's colour.
+    weak_file, weak_rank = _square(kings[weak])
+    strong_file, strong_rank = _square(kings[strong])
+    if knights[strong] == 1 and bishops[strong] == 1 and worth[strong] == 6 and not pawns[strong]:
+        # In king moves (not file plus rank steps, which make the whole long
+        # diagonal through the wrong corners as far as the centre).
+        corners = ((0, 0), (7, 7)) if shades[strong] == 1 else ((0, 7), (7, 0))
+        nearest = min(max(abs(weak_file - f), abs(weak_rank - r)) for f, r in corners)
+        bonus = MOP_UP_CORNER * (7 - nearest)
+    else:
+        from_centre = max(3 - weak_file, weak_file - 4) + max(3 - weak_rank, weak_rank - 4)
+        bonus = MOP_UP_EDGE * from_centre
+    bonus += MOP_UP_KINGS * (14 - abs(weak_file - strong_file) - abs(weak_rank - strong_rank))
+    return score + 24 * bonus if strong == 0 else score - 24 * bonus
+
+
 def evaluate(state: ChessState) -> int:
     """The static evaluation in centipawns from the side to move's point of view."""
     mg, eg, phase = evaluate_terms(state)
@@ -388,6 +506,8 @@ def _blend(state: ChessState, mg: int, eg: int, phase: int, pawns: int) -> int:
     if phase > 24:
         phase = 24
     score = (mg + structure[0]) * phase + (eg + structure[1]) * (24 - phase)
+    if phase <= ENDING_PHASE:
+        score = ending(state.board, state.kings, score)
     # Divided after taking the mover's side, so both colours round alike.
     return (score if state.color == WHITE else -score) // 24 + TEMPO
 
@@ -437,6 +557,16 @@ def native_tables() -> dict[str, tuple[int, ...]]:
         "tempo": (TEMPO,),
         "futility_margin": (FUTILITY_MARGIN,),
         "late_move_count": LATE_MOVE_COUNT,
+        "ending_worth": ENDING_WORTH,
+        "ending": (
+            ENDING_PHASE,
+            SCALE_CANNOT_WIN,
+            SCALE_MINOR_AHEAD,
+            SCALE_OPPOSITE_BISHOPS,
+            MOP_UP_EDGE,
+            MOP_UP_CORNER,
+            MOP_UP_KINGS,
+        ),
         "constants": (MATE, MATE_BOUND, MAX_PLY, MAX_MOVES),
     }
 

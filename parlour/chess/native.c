@@ -111,6 +111,10 @@ typedef struct {
     int tempo;
     int futility_margin;
     int late_move_count[4];
+    int ending_worth[8];
+    /* engine.py's ENDING_PHASE, SCALE_... and MOP_UP_..., handed over as "ending" */
+    int ending_phase, scale_cannot_win, scale_minor_ahead, scale_opposite_bishops;
+    int mop_up_edge, mop_up_corner, mop_up_kings;
 } Tables;
 
 static Tables T;
@@ -874,6 +878,71 @@ tick(S *s)
     return 1;
 }
 
+/* engine.py ending: the blended score corrected for the ending on the board */
+static int64_t
+ending(const Position *p, int64_t score)
+{
+    if (!score)
+        return 0;
+    int pawns[2] = {0, 0}, worth[2] = {0, 0}, knights[2] = {0, 0}, bishops[2] = {0, 0};
+    int shades[2] = {0, 0}, files[2] = {0, 0};
+    for (int sq = 0; sq < 64; sq++) {
+        int piece = p->b[CELL[sq]], kind = piece & 7;
+        if (!piece || kind == KING)
+            continue;
+        int side = piece >> 4, file = sq & 7, rank = sq >> 3;
+        if (kind == PAWN) {
+            pawns[side]++;
+            files[side] |= 1 << file;
+            continue;
+        }
+        worth[side] += T.ending_worth[kind];
+        if (kind == KNIGHT)
+            knights[side]++;
+        else if (kind == BISHOP) {
+            bishops[side]++;
+            shades[side] |= 1 << ((file + rank) & 1);
+        }
+    }
+    int strong = score > 0 ? 0 : 1, weak = 1 - strong, scale = 16;
+    if (!pawns[strong]) {
+        if (worth[strong] <= 3
+            || (knights[strong] == 2 && worth[strong] == 6 && !worth[weak] && !pawns[weak]))
+            scale = T.scale_cannot_win;
+        else if (worth[strong] - worth[weak] <= 3)
+            scale = T.scale_minor_ahead;
+    } else if ((files[strong] == 1 || files[strong] == 128)
+               && worth[strong] == 3 * bishops[strong] && bishops[strong] <= 1) {
+        int file = files[strong] == 1 ? 0 : 7, rank = strong == 0 ? 7 : 0;
+        int wrong = !bishops[strong] || shades[strong] != 1 << ((file + rank) & 1);
+        int king = p->kings[weak];
+        if (wrong && abs(FILE_OF[king] - file) <= 1 && abs(RANK_OF[king] - rank) <= 1)
+            scale = T.scale_cannot_win;
+    }
+    if (scale == 16 && worth[0] == 3 && worth[1] == 3 && bishops[0] == 1 && bishops[1] == 1
+        && shades[0] != shades[1])
+        scale = T.scale_opposite_bishops;
+    if (scale != 16)
+        return score * scale / 16; /* truncated, as engine.py's floor from the stronger side */
+    if (pawns[weak] || worth[weak])
+        return score;
+    int wf = FILE_OF[p->kings[weak]], wr = RANK_OF[p->kings[weak]];
+    int sf = FILE_OF[p->kings[strong]], sr = RANK_OF[p->kings[strong]];
+    int bonus;
+    if (knights[strong] == 1 && bishops[strong] == 1 && worth[strong] == 6 && !pawns[strong]) {
+        /* king moves to a1 and h8 (a dark bishop), or to a8 and h1 */
+        int dark = shades[strong] == 1, down = dark ? wr : 7 - wr;
+        int a = wf > down ? wf : down, b = 7 - wf > 7 - down ? 7 - wf : 7 - down;
+        bonus = T.mop_up_corner * (7 - (a < b ? a : b));
+    } else {
+        int from_file = 3 - wf > wf - 4 ? 3 - wf : wf - 4;
+        int from_rank = 3 - wr > wr - 4 ? 3 - wr : wr - 4;
+        bonus = T.mop_up_edge * (from_file + from_rank);
+    }
+    bonus += T.mop_up_kings * (14 - abs(wf - sf) - abs(wr - sr));
+    return strong == 0 ? score + 24 * bonus : score - 24 * bonus;
+}
+
 /* engine.py _blend */
 static int
 blend(S *s, int mg, int eg, int phase, uint64_t pawns)
@@ -887,6 +956,8 @@ blend(S *s, int mg, int eg, int phase, uint64_t pawns)
     if (phase > 24)
         phase = 24;
     int64_t score = (int64_t)(mg + e->mg) * phase + (int64_t)(eg + e->eg) * (24 - phase);
+    if (phase <= T.ending_phase)
+        score = ending(&s->pos, score);
     return (int)floor_divide(s->pos.color == WHITE ? score : -score, 24) + T.tempo;
 }
 
@@ -1428,7 +1499,7 @@ read_number(PyObject *tables, const char *name, int *out)
 static int
 read_tables(PyObject *tables, Tables *t)
 {
-    int constants[4];
+    int constants[4], ending[7];
     if (read_sequence(tables, "zobrist", 32 * 120, NULL, &t->zobrist[0][0]) < 0
         || read_sequence(tables, "zobrist_castling", 16, NULL, t->zobrist_castling) < 0
         || read_sequence(tables, "zobrist_ep", 120, NULL, t->zobrist_ep) < 0
@@ -1449,8 +1520,17 @@ read_tables(PyObject *tables, Tables *t)
         || read_number(tables, "tempo", &t->tempo) < 0
         || read_number(tables, "futility_margin", &t->futility_margin) < 0
         || read_sequence(tables, "late_move_count", 4, t->late_move_count, NULL) < 0
+        || read_sequence(tables, "ending_worth", 8, t->ending_worth, NULL) < 0
+        || read_sequence(tables, "ending", 7, ending, NULL) < 0
         || read_sequence(tables, "constants", 4, constants, NULL) < 0)
         return -1;
+    t->ending_phase = ending[0];
+    t->scale_cannot_win = ending[1];
+    t->scale_minor_ahead = ending[2];
+    t->scale_opposite_bishops = ending[3];
+    t->mop_up_edge = ending[4];
+    t->mop_up_corner = ending[5];
+    t->mop_up_kings = ending[6];
     /* The search's constants are written above as well as in engine.py: they must
      * agree (MATE, MATE_BOUND, MAX_PLY, MAX_MOVES). */
     if (constants[0] != MATE || constants[1] != MATE_BOUND || constants[2] != MAX_PLY

@@ -64,6 +64,12 @@ KPK = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
 KRK = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
 FIFTY_MOVES = "8/8/3k4/8/8/3K4/3R4/8 w - - 97 120"
 ALMOST_BARE = "8/8/3k4/3p4/8/3K4/3N4/8 w - - 0 1"
+# The endings the evaluation knows (engine.ending): a drive to the bishop's corner,
+# a lead of a minor piece without pawns, the wrong bishop, bishops of opposite colours.
+BISHOP_AND_KNIGHT = "8/8/8/3k4/8/8/8/KBN5 w - - 0 1"
+ROOK_AGAINST_BISHOP = "8/8/3kb3/8/8/3K4/3R4/8 b - - 0 1"
+WRONG_BISHOP = "8/8/8/3b4/p7/1k6/8/K7 b - - 0 1"
+OPPOSITE_BISHOPS = "8/4k3/3b4/8/4B3/5K2/1P6/8 w - - 0 1"
 
 #: Each position with the deepest depth searched for it (all from 1).
 POSITIONS = {
@@ -83,6 +89,10 @@ POSITIONS = {
     KRK: 6,
     FIFTY_MOVES: 6,
     ALMOST_BARE: 6,
+    BISHOP_AND_KNIGHT: 6,
+    ROOK_AGAINST_BISHOP: 6,
+    WRONG_BISHOP: 7,
+    OPPOSITE_BISHOPS: 6,
 }
 
 
