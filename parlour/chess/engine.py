@@ -473,9 +473,11 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int) -> int:
     if scale != 16:
         # Floor division from the stronger side's view, so both colours round alike.
         return score * scale // 16 if strong == 0 else -(-score * scale // 16)
-    if pawns[weak] or worth[weak]:
+    if pawns[weak] or worth[weak] or worth[strong] < 5:
         return score
-    # A bare king: drive it to the edge, or to a corner of the bishop's colour.
+    # A bare king against pieces that can mate it (with pawns alone, or a lone minor
+    # piece and pawns, the way to win is to queen, not to chase the king): drive it
+    # to the edge, or to a corner of the bishop's colour.
     weak_file, weak_rank = _square(kings[weak])
     strong_file, strong_rank = _square(kings[strong])
     if knights[strong] == 1 and bishops[strong] == 1 and worth[strong] == 6 and not pawns[strong]:

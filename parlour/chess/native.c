@@ -924,8 +924,8 @@ ending(const Position *p, int64_t score)
         scale = T.scale_opposite_bishops;
     if (scale != 16)
         return score * scale / 16; /* truncated, as engine.py's floor from the stronger side */
-    if (pawns[weak] || worth[weak])
-        return score;
+    if (pawns[weak] || worth[weak] || worth[strong] < 5)
+        return score; /* a bare king is chased only by pieces that can mate it */
     int wf = FILE_OF[p->kings[weak]], wr = RANK_OF[p->kings[weak]];
     int sf = FILE_OF[p->kings[strong]], sr = RANK_OF[p->kings[strong]];
     int bonus;

@@ -118,6 +118,9 @@ def test_the_mop_up_drives_the_bare_king_to_the_right_corner() -> None:
     right = known("7k/8/8/8/8/8/2K5/2BN4 w - - 0 1")
     wrong = known("k7/8/8/8/8/8/2K5/2BN4 w - - 0 1")
     assert right > centre > 0 and right > wrong
+    # With pawns alone the way to win is to queen: the bare king is not chased.
+    assert known("8/8/3k4/8/8/3K4/3P4/8 w - - 0 1") == 0
+    assert known("8/8/3k4/8/8/3K4/3PB3/8 w - - 0 1") == 0
     # With a rook, any edge will do; nearer kings are better.
     assert known("3k4/8/3K4/8/8/8/8/R7 w - - 0 1") > known("8/8/8/3k4/8/8/3K4/R7 w - - 0 1")
     assert known("8/8/8/3k4/8/3K4/8/R7 w - - 0 1") > known("8/8/8/3k4/8/8/8/R2K4 w - - 0 1")
