@@ -15,6 +15,7 @@ import chess
 import chess.engine
 import pytest
 
+from parlour.chess.board import WHITE
 from parlour.chess.engine import (
     ENDING_PHASE,
     NativeSearcher,
@@ -105,7 +106,7 @@ def test_the_endings_left_alone_are_won_to_stockfish(
     score = stockfish_score(stockfish, fen)
     ahead = (score.mate() or 0) > 0 if score.is_mate() else (score.score() or 0) >= WON
     # The side ahead by our count is the side to move in every position here.
-    assert (raw > 0) == (CHESS.state_from_text(fen).color == 8)
+    assert (raw > 0) == (CHESS.state_from_text(fen).color == WHITE)
     assert ahead, f"{name}: Stockfish gives {score}"
 
 
