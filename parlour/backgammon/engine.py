@@ -139,7 +139,7 @@ class BackgammonEngine(Engine[BackgammonMove]):
         "50,000 games: level with it)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
         "a twentieth of a second a move; beats level 6 by 0.07 points a game; "
-        "wins 0.03 points a game from GNU Backgammon at 0-ply (within the noise of 2,000 "
+        "wins 0.02 points a game from GNU Backgammon at 0-ply (within the noise of 3,000 "
         "games)",
     }
 
