@@ -113,7 +113,8 @@ def test_the_endings_left_alone_are_won_to_stockfish(
 def test_the_mop_up_drives_the_bare_king_to_the_right_corner() -> None:
     # Bishop and knight (a dark-squared bishop): a1 and h8 are the corners it mates in.
     def known(fen: str) -> int:
-        return raw_and_known(fen)[1] - raw_and_known(fen)[0]
+        raw, known = raw_and_known(fen)
+        return known - raw
 
     centre = known("8/8/8/3k4/8/8/2K5/2BN4 w - - 0 1")
     right = known("7k/8/8/8/8/8/2K5/2BN4 w - - 0 1")
@@ -127,28 +128,23 @@ def test_the_mop_up_drives_the_bare_king_to_the_right_corner() -> None:
     assert known("8/8/8/3k4/8/3K4/8/R7 w - - 0 1") > known("8/8/8/3k4/8/8/8/R2K4 w - - 0 1")
 
 
-def test_bishop_and_knight_mate_from_the_centre() -> None:
+def test_bishop_and_knight_mate_from_the_centre(stockfish: chess.engine.SimpleEngine) -> None:
     """Bishop and knight against a king in the centre, a position the search alone
     (without the drive to the corner) played for 50 moves without mating: mated
     now, against Stockfish's defence, at 24,000 nodes a move (the search in C; the
     Python one plays it node for node, tests/chess/test_native.py)."""
     board = chess.Board("8/8/8/3k4/8/8/8/KBN5 w - - 0 1")
-    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    try:
-        engine.configure({"Threads": 1, "Hash": 16})
-        ours = NativeSearcher()
-        state = CHESS.state_from_text(board.fen())
-        while board.outcome() is None and board.halfmove_clock < 100:
-            if board.turn == chess.WHITE:
-                move = ours.search(state, nodes=24_000).move
-                text = state.move_to_text(move)
-                board.push_san(text)
-            else:
-                reply = engine.play(board, chess.engine.Limit(depth=10)).move
-                assert reply is not None
-                text = board.san(reply)
-                board.push(reply)
-            state.play(text)
-        assert board.is_checkmate() and board.turn == chess.BLACK, board.fen()
-    finally:
-        engine.quit()
+    ours = NativeSearcher()
+    state = CHESS.state_from_text(board.fen())
+    while board.outcome() is None and board.halfmove_clock < 100:
+        if board.turn == chess.WHITE:
+            move = ours.search(state, nodes=24_000).move
+            text = state.move_to_text(move)
+            board.push_san(text)
+        else:
+            reply = stockfish.play(board, chess.engine.Limit(depth=10)).move
+            assert reply is not None
+            text = board.san(reply)
+            board.push(reply)
+        state.play(text)
+    assert board.is_checkmate() and board.turn == chess.BLACK, board.fen()
