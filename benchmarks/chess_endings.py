@@ -1,5 +1,5 @@
-"""Can Parlour's chess engine mate a bare king? Won endings played out against
-Stockfish's defence.
+"""Can Parlour's chess engine mate a bare king, and win (or hold) king and pawn
+against king? Won endings played out against Stockfish's defence.
 
 Each ending (king and queen, king and rook, king, bishop and knight, king and two
 bishops against a bare king) is set up at random squares (seeded; the bare king in
@@ -8,8 +8,13 @@ the side to move (so that no piece is hanging). Parlour (over UCI, at a fixed no
 count, the copy at ``--root``) plays the stronger side; Stockfish at full strength
 and a fixed depth defends. A game ends at mate, at stalemate, at a draw by
 material, repetition or the fifty-move rule (the count starts at the set-up, so
-there are 50 moves to mate in). Printed: for each ending the mates, the draws and
-the mean number of moves to mate.
+there are 50 moves to mate in, and every pawn move starts them again). Printed:
+for each ending the mates, the draws and the mean number of moves to mate.
+
+King and pawn against king is played both ways: ``KPK`` as the others (Parlour
+with the pawn, in positions Stockfish scores won), and ``KKP`` with Parlour the
+bare king, to move, in positions Stockfish scores drawn, against Stockfish with the
+pawn: held is any draw.
 
     python benchmarks/chess_endings.py --nodes 24000 --positions 20
     python benchmarks/chess_endings.py --nodes 24000 --positions 20 --root /work/wt-old
@@ -44,7 +49,10 @@ ENDINGS = {
     "KRK": "R",
     "KBNK": "BN",
     "KBBK": "BB",
+    "KPK": "P",
 }
+#: Parlour defends these (the bare king), in positions Stockfish scores drawn.
+DEFENCES = {"KKP": "P"}
 
 
 def random_ending(pieces: str, rng: random.Random) -> chess.Board:
@@ -80,6 +88,67 @@ def won(board: chess.Board, stockfish: chess.engine.SimpleEngine, depth: int) ->
     return (score.is_mate() and (score.mate() or 0) > 0) or (score.score() or 0) >= 200
 
 
+def drawn(board: chess.Board, stockfish: chess.engine.SimpleEngine, depth: int) -> bool:
+    """Whether Stockfish scores the position a draw (its endgame knowledge gives a
+    drawn king and pawn against king exactly 0)."""
+    score = stockfish.analyse(board, chess.engine.Limit(depth=depth))["score"].pov(board.turn)
+    return not score.is_mate() and abs(score.score() or 0) <= 20
+
+
+def hold(
+    board: chess.Board,
+    parlour: chess.engine.SimpleEngine,
+    stockfish: chess.engine.SimpleEngine,
+    nodes: int,
+    depth: int,
+) -> bool:
+    """Plays a drawn ending out with Parlour as Black, the bare king: whether it
+    held the draw."""
+    game = object()
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return outcome.winner is None
+        if board.halfmove_clock >= 100:
+            return True
+        if board.turn == chess.BLACK:
+            move = parlour.play(board, chess.engine.Limit(nodes=nodes), game=game).move
+        else:
+            move = stockfish.play(board, chess.engine.Limit(depth=depth), game=game).move
+        assert move is not None
+        board.push(move)
+
+
+def defend(
+    name: str,
+    args: argparse.Namespace,
+    parlour: chess.engine.SimpleEngine,
+    stockfish: chess.engine.SimpleEngine,
+) -> None:
+    """Parlour as the bare king in drawn positions: how many it held."""
+    rng = random.Random(f"{args.seed}-{name}")
+    held = 0
+    for _ in range(args.positions):
+        while True:
+            board = random_ending(DEFENCES[name], rng)
+            board.turn = chess.BLACK
+            if (
+                board.is_valid()
+                and not board.is_game_over()
+                and drawn(board, stockfish, args.depth)
+            ):
+                break
+        start = board.fen()
+        if hold(board, parlour, stockfish, args.nodes, args.depth):
+            held += 1
+        else:
+            print(f"  {name}: lost from {start}", flush=True)
+    print(
+        f"{name}: held {held} of {args.positions} drawn positions, at {args.nodes:,} nodes a move",
+        flush=True,
+    )
+
+
 def play_out(
     board: chess.Board,
     parlour: chess.engine.SimpleEngine,
@@ -111,7 +180,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20, help="positions of each ending")
     parser.add_argument("--depth", type=int, default=10, help="Stockfish's depth")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--endings", default=",".join(ENDINGS), help="e.g. KQK,KBNK")
+    parser.add_argument(
+        "--endings", default=",".join([*ENDINGS, *DEFENCES]), help="e.g. KQK,KBNK,KKP"
+    )
     parser.add_argument("--root", type=Path, default=ROOT, help="the copy of Parlour to play")
     args = parser.parse_args()
     print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)
@@ -120,8 +191,12 @@ def main() -> None:
     started = time.monotonic()
     try:
         for name in args.endings.split(","):
+            if name in DEFENCES:
+                defend(name, args, parlour, stockfish)
+                continue
             if name not in ENDINGS:
-                raise SystemExit(f"no ending {name!r}: one of {', '.join(ENDINGS)}")
+                known = ", ".join([*ENDINGS, *DEFENCES])
+                raise SystemExit(f"no ending {name!r}: one of {known}")
             rng = random.Random(f"{args.seed}-{name}")
             mates: list[int] = []
             draws = 0

@@ -84,6 +84,7 @@ from parlour.chess.board import (
     Move,
     public_move,
 )
+from parlour.chess.endgame import pawn_wins, shipped_database
 from parlour.chess.rules import ChessState
 from parlour.core.engine import Analysis, Engine, Hint, Line, move_texts
 from parlour.core.errors import GameOverError, IllegalMoveError
@@ -406,6 +407,9 @@ SCALE_OPPOSITE_BISHOPS = 8
 MOP_UP_EDGE = 10
 MOP_UP_CORNER = 20
 MOP_UP_KINGS = 4
+#: Centipawns added for the side whose lone pawn wins against a bare king (the pawn's
+#: advance, already scored, shows the way; a queen is still worth more).
+KPK_WON = 400
 
 
 def _square(cell: int) -> tuple[int, int]:
@@ -413,18 +417,22 @@ def _square(cell: int) -> tuple[int, int]:
     return cell % 10 - 1, cell // 10 - 2
 
 
-def ending(board: Sequence[int], kings: Sequence[int], score: int) -> int:
+def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -> int:
     """``score`` (White's blended score, times 24) corrected for the ending on the
-    board: scaled towards a draw where the side ahead cannot win, a gradient
-    towards the mate added against a bare king.
+    board, ``color`` to move: scaled towards a draw where the side ahead cannot win,
+    a gradient towards the mate added against a bare king, and a king and pawn
+    against a king judged by the database (:mod:`parlour.chess.endgame`).
 
     >>> from parlour.chess.rules import CHESS
     >>> lone_bishop = CHESS.state_from_text("8/8/3k4/8/8/2BK4/8/8 w - - 0 1")
-    >>> ending(lone_bishop.board, lone_bishop.kings, 24 * 300)
+    >>> ending(lone_bishop.board, lone_bishop.kings, 24 * 300, lone_bishop.color)
     0
+    >>> opposition = CHESS.state_from_text("8/8/8/4k3/8/4K3/4P3/8 w - - 0 1")
+    >>> ending(opposition.board, opposition.kings, 24 * 150, WHITE), ending(
+    ...     opposition.board, opposition.kings, 24 * 150, BLACK
+    ... ) == 24 * (150 + KPK_WON)
+    (0, True)
     """
-    if not score:
-        return 0
     # By side (White 0, Black 1): pawns, the pieces' worth, knights, bishops, the
     # shades of the bishops' squares (bit 0 dark, bit 1 light) and the pawns' files.
     pawns = [0, 0]
@@ -450,6 +458,13 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int) -> int:
         elif kind == BISHOP:
             bishops[side] += 1
             shades[side] |= 1 << ((file + rank) & 1)
+    if pawns[0] + pawns[1] == 1 and not worth[0] and not worth[1]:
+        # A king and pawn against a king: won or drawn, the database says which.
+        if not pawn_wins(board, kings, color):
+            return 0
+        return score + 24 * KPK_WON if pawns[0] else score - 24 * KPK_WON
+    if not score:
+        return 0
     strong = 0 if score > 0 else 1
     weak = 1 - strong
     scale = 16
@@ -509,7 +524,7 @@ def _blend(state: ChessState, mg: int, eg: int, phase: int, pawns: int) -> int:
         phase = 24
     score = (mg + structure[0]) * phase + (eg + structure[1]) * (24 - phase)
     if phase <= ENDING_PHASE:
-        score = ending(state.board, state.kings, score)
+        score = ending(state.board, state.kings, score, state.color)
     # Divided after taking the mover's side, so both colours round alike.
     return (score if state.color == WHITE else -score) // 24 + TEMPO
 
@@ -568,7 +583,9 @@ def native_tables() -> dict[str, tuple[int, ...]]:
             MOP_UP_EDGE,
             MOP_UP_CORNER,
             MOP_UP_KINGS,
+            KPK_WON,
         ),
+        "kpk": tuple(shipped_database()),
         "constants": (MATE, MATE_BOUND, MAX_PLY, MAX_MOVES),
     }
 

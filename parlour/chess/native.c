@@ -93,6 +93,8 @@ typedef uint32_t Move; /* from << 16 | to << 8 | flag; 0 is no move */
 
 /* -- the tables handed over by engine.native_tables -------------------------------- */
 
+#define KPK_BYTES (2 * 24 * 64 * 64 / 8)
+
 typedef struct {
     uint64_t zobrist[32][120];
     uint64_t zobrist_castling[16];
@@ -114,7 +116,9 @@ typedef struct {
     int ending_worth[8];
     /* engine.py's ENDING_PHASE, SCALE_... and MOP_UP_..., handed over as "ending" */
     int ending_phase, scale_cannot_win, scale_minor_ahead, scale_opposite_bishops;
-    int mop_up_edge, mop_up_corner, mop_up_kings;
+    int mop_up_edge, mop_up_corner, mop_up_kings, kpk_won;
+    /* endgame.py's database of king and pawn against king, handed over as "kpk" */
+    unsigned char kpk[KPK_BYTES];
 } Tables;
 
 static Tables T;
@@ -878,14 +882,33 @@ tick(S *s)
     return 1;
 }
 
+/* endgame.py pawn_wins: whether the side with the lone pawn wins, side to move */
+static int
+pawn_wins(const Position *p, int pawn_square, int strong)
+{
+    /* seen with the pawn's side moving up the board, the pawn on files a to d */
+    int flip = strong == 0 ? 0 : 56;
+    int pawn = pawn_square ^ flip;
+    int strong_cell = p->kings[strong], weak_cell = p->kings[1 - strong];
+    int strong_king = (RANK_OF[strong_cell] * 8 + FILE_OF[strong_cell]) ^ flip;
+    int weak_king = (RANK_OF[weak_cell] * 8 + FILE_OF[weak_cell]) ^ flip;
+    if ((pawn & 7) > 3) {
+        pawn ^= 7;
+        strong_king ^= 7;
+        weak_king ^= 7;
+    }
+    int strong_to_move = (p->color == WHITE) == (strong == 0);
+    int pawn_index = ((pawn >> 3) - 1) * 4 + (pawn & 7);
+    int index = ((!strong_to_move * 24 + pawn_index) * 64 + strong_king) * 64 + weak_king;
+    return T.kpk[index >> 3] >> (index & 7) & 1;
+}
+
 /* engine.py ending: the blended score corrected for the ending on the board */
 static int64_t
 ending(const Position *p, int64_t score)
 {
-    if (!score)
-        return 0;
     int pawns[2] = {0, 0}, worth[2] = {0, 0}, knights[2] = {0, 0}, bishops[2] = {0, 0};
-    int shades[2] = {0, 0}, files[2] = {0, 0};
+    int shades[2] = {0, 0}, files[2] = {0, 0}, pawn_square = 0;
     for (int sq = 0; sq < 64; sq++) {
         int piece = p->b[CELL[sq]], kind = piece & 7;
         if (!piece || kind == KING)
@@ -894,6 +917,7 @@ ending(const Position *p, int64_t score)
         if (kind == PAWN) {
             pawns[side]++;
             files[side] |= 1 << file;
+            pawn_square = sq;
             continue;
         }
         worth[side] += T.ending_worth[kind];
@@ -904,6 +928,15 @@ ending(const Position *p, int64_t score)
             shades[side] |= 1 << ((file + rank) & 1);
         }
     }
+    if (pawns[0] + pawns[1] == 1 && !worth[0] && !worth[1]) {
+        /* a king and pawn against a king: the database says won or drawn */
+        int side = pawns[0] ? 0 : 1;
+        if (!pawn_wins(p, pawn_square, side))
+            return 0;
+        return side == 0 ? score + 24 * T.kpk_won : score - 24 * T.kpk_won;
+    }
+    if (!score)
+        return 0;
     int strong = score > 0 ? 0 : 1, weak = 1 - strong, scale = 16;
     if (!pawns[strong]) {
         if (worth[strong] <= 3
@@ -1499,7 +1532,8 @@ read_number(PyObject *tables, const char *name, int *out)
 static int
 read_tables(PyObject *tables, Tables *t)
 {
-    int constants[4], ending[7];
+    int constants[4], ending[8];
+    static int kpk[KPK_BYTES];
     if (read_sequence(tables, "zobrist", 32 * 120, NULL, &t->zobrist[0][0]) < 0
         || read_sequence(tables, "zobrist_castling", 16, NULL, t->zobrist_castling) < 0
         || read_sequence(tables, "zobrist_ep", 120, NULL, t->zobrist_ep) < 0
@@ -1521,7 +1555,8 @@ read_tables(PyObject *tables, Tables *t)
         || read_number(tables, "futility_margin", &t->futility_margin) < 0
         || read_sequence(tables, "late_move_count", 4, t->late_move_count, NULL) < 0
         || read_sequence(tables, "ending_worth", 8, t->ending_worth, NULL) < 0
-        || read_sequence(tables, "ending", 7, ending, NULL) < 0
+        || read_sequence(tables, "ending", 8, ending, NULL) < 0
+        || read_sequence(tables, "kpk", KPK_BYTES, kpk, NULL) < 0
         || read_sequence(tables, "constants", 4, constants, NULL) < 0)
         return -1;
     t->ending_phase = ending[0];
@@ -1531,6 +1566,9 @@ read_tables(PyObject *tables, Tables *t)
     t->mop_up_edge = ending[4];
     t->mop_up_corner = ending[5];
     t->mop_up_kings = ending[6];
+    t->kpk_won = ending[7];
+    for (int i = 0; i < KPK_BYTES; i++)
+        t->kpk[i] = (unsigned char)kpk[i];
     /* The search's constants are written above as well as in engine.py: they must
      * agree (MATE, MATE_BOUND, MAX_PLY, MAX_MOVES). */
     if (constants[0] != MATE || constants[1] != MATE_BOUND || constants[2] != MAX_PLY

@@ -80,7 +80,7 @@ def raw_and_known(fen: str) -> tuple[int, int]:
     mg, eg, phase = evaluate_terms(state)
     assert phase <= ENDING_PHASE
     raw = mg * phase + eg * (24 - phase)
-    return raw, ending(state.board, state.kings, raw)
+    return raw, ending(state.board, state.kings, raw, state.color)
 
 
 @pytest.mark.parametrize("name", DRAWN_ENDINGS)
@@ -121,7 +121,7 @@ def test_the_mop_up_drives_the_bare_king_to_the_right_corner() -> None:
     wrong = known("k7/8/8/8/8/8/2K5/2BN4 w - - 0 1")
     assert right > centre > 0 and right > wrong
     # With pawns alone the way to win is to queen: the bare king is not chased.
-    assert known("8/8/3k4/8/8/3K4/3P4/8 w - - 0 1") == 0
+    assert known("8/8/3k4/8/8/3K4/3PP3/8 w - - 0 1") == 0
     assert known("8/8/3k4/8/8/3K4/3PB3/8 w - - 0 1") == 0
     # With a rook, any edge will do; nearer kings are better.
     assert known("3k4/8/3K4/8/8/8/8/R7 w - - 0 1") > known("8/8/8/3k4/8/8/3K4/R7 w - - 0 1")
