@@ -35,8 +35,9 @@ scored once per arrangement of pawns and looked up by a pawn key carried through
 the search; plus the bishop pair and a small bonus for the side to move. With
 little material left, :func:`ending` scales the score towards a draw in the endings
 that are drawn though one side is ahead (a lone minor piece, a rook against a minor
-piece, the wrong bishop, bishops of opposite colours), and shows the search how to
-drive a bare king to the edge, so that bishop and knight mate too.
+piece, the wrong bishop, bishops of opposite colours), shows the search how to
+drive a bare king to the edge, so that bishop and knight mate too, and reads king
+and pawn against king from its database (:mod:`parlour.chess.endgame`).
 
 Where ``parlour compile`` has built it, the same search runs in C
 (:mod:`parlour.chess.native`, through :class:`NativeSearcher`, which
@@ -388,8 +389,10 @@ def pawn_structure(board: list[int]) -> tuple[int, int]:
 # scaled down for those. A bare king, on the other hand, is mated only once it is
 # driven to the edge (to a corner of the bishop's colour by bishop and knight), which
 # lies beyond the horizon at first: a small bonus for each step it is pushed, and for
-# each step the attacker's king comes nearer, shows the search the way. Looked at only
-# when the phase is low, so the middlegame pays nothing for it.
+# each step the attacker's king comes nearer, shows the search the way. King and pawn
+# against king is won or drawn by the opposition, often past the horizon: the
+# database says which. Looked at only when the phase is low, so the middlegame pays
+# nothing for it.
 
 #: The phase (out of 24) at and below which the endings are looked for: at most a
 #: queen and two rooks' worth of pieces left on the board, both sides together.
