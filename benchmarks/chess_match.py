@@ -13,6 +13,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py parlour --level 2 --peer-level 1 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
+    python benchmarks/chess_match.py stockfish --elo 2000 --level 8 --peer-movetime 0.5
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -27,8 +28,9 @@ peer Parlour's). A side with a level and no ``--movetime`` is sent a bare ``go``
 it plays as a game against the computer does: the level's own time from ``LEVELS``
 (stopping early when the next iteration would not finish), and for levels 1-3 their
 shallow search and deliberate mistakes. The peer Stockfish or Sunfish then gets
-Parlour's level's time per move. ``--root`` picks the copy of Parlour that plays (its
-working directory), e.g. a checkout with the compiled build, to play at users' speed.
+Parlour's level's time per move, or ``--peer-movetime``. ``--root`` picks the copy
+of Parlour that plays (its working directory), e.g. a checkout with the compiled
+build, to play at users' speed.
 """
 
 from __future__ import annotations
@@ -291,6 +293,12 @@ def parse_args() -> argparse.Namespace:
         "(use --nodes for that)",
     )
     parser.add_argument(
+        "--peer-movetime",
+        type=float,
+        help="seconds per move for the peer Stockfish or Sunfish alone (Parlour keeps its "
+        "level's own time, --movetime or --nodes)",
+    )
+    parser.add_argument(
         "--level",
         type=int,
         choices=sorted(LEVELS),
@@ -353,8 +361,8 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def main() -> int:
-    args = parse_args()
+def limits(args: argparse.Namespace) -> tuple[chess.engine.Limit, chess.engine.Limit]:
+    """Parlour's limit a move and the peer's."""
 
     def limit(level: int | None) -> chess.engine.Limit:
         """A side's limit: --movetime; or a bare go for a level (its own time)."""
@@ -365,13 +373,23 @@ def main() -> int:
         return chess.engine.Limit(time=LEVELS[args.level].seconds if args.level else 0.5)
 
     ours_limit = chess.engine.Limit(nodes=args.nodes) if args.nodes else limit(args.level)
-    print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)
-    if args.peer == "parlour":
-        print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
     peer_limit = limit(args.peer_level if args.peer == "parlour" else None)
+    if args.peer_movetime is not None:
+        if args.peer == "parlour":
+            raise SystemExit("--peer-movetime is for Stockfish or Sunfish")
+        peer_limit = chess.engine.Limit(time=args.peer_movetime)
     if args.nodes and args.peer == "parlour":
         # Two copies of Parlour: the same nodes each, unless told otherwise.
         peer_limit = chess.engine.Limit(nodes=args.peer_nodes) if args.peer_nodes else ours_limit
+    return ours_limit, peer_limit
+
+
+def main() -> int:
+    args = parse_args()
+    ours_limit, peer_limit = limits(args)
+    print(f"Parlour at {args.root}: {build_state(args.root)}", flush=True)
+    if args.peer == "parlour":
+        print(f"the peer at {args.peer_root}: {build_state(args.peer_root)}", flush=True)
 
     # (opening, Parlour is White), each opening twice with colours swapped.
     games = [(i // 2, i % 2 == 0) for i in range(args.offset, args.offset + args.games)]
