@@ -225,7 +225,10 @@ def pawn_wins(board: Sequence[int], kings: Sequence[int], color: int) -> bool:
     """Whether the side with the pawn wins, on a mailbox ``board`` (as
     :class:`~parlour.chess.rules.ChessState` keeps it) holding the two kings and one
     pawn only, ``color`` to move."""
-    pawn_cell = next(c for c in BOARD_CELLS if board[c] & 7 == PAWN)
+    pawn_cells = [c for c in BOARD_CELLS if board[c] & 7 == PAWN]
+    if len(pawn_cells) != 1:
+        raise ValueError(f"king and pawn against king has one pawn, not {len(pawn_cells)}")
+    pawn_cell = pawn_cells[0]
     strong = board[pawn_cell] & (WHITE | BLACK)
     weak = BLACK if strong == WHITE else WHITE
 
