@@ -310,7 +310,7 @@ class Network:
         return network
 
 
-WEIGHTS = Path(__file__).with_name("weights") / "td.npz"
+WEIGHTS = Path(__file__).with_name("weights") / "network.npz"
 
 
 @cache
