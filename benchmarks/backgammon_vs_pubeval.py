@@ -9,6 +9,7 @@ the worst over every position met).
     python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
         [--weights bg-train.npz]
     python benchmarks/backgammon_vs_pubeval.py --level 7 --opponent 6 --games 400
+    python benchmarks/backgammon_vs_pubeval.py --level 7 --filters 8:0.16,8:inf --opponent 7
     python benchmarks/backgammon_vs_pubeval.py --opponent gnubg --games 10000 --lend contact
 
 ``--lend`` is a diagnostic of where the points go: in positions of the kinds named
@@ -32,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.backgammon.board import CheckerMove, Position, legal_plays
-from parlour.backgammon.engine import BackgammonEngine
+from parlour.backgammon.engine import BackgammonEngine, Filter
 from parlour.backgammon.network import Network, shipped_network
 from parlour.backgammon.notation import position_id
 from parlour.backgammon.train import Trainer
@@ -41,11 +42,19 @@ Chooser = Callable[[Position, tuple[int, int]], Position]
 
 
 class Timed:
-    """A Parlour level as a player, timing each of its moves."""
+    """A Parlour level as a player, timing each of its moves; ``filters``, if given,
+    replace the top level's own (to measure a change to them)."""
 
-    def __init__(self, engine: BackgammonEngine, level: int, seed: int) -> None:
+    def __init__(
+        self,
+        engine: BackgammonEngine,
+        level: int,
+        seed: int,
+        filters: tuple[Filter, ...] | None = None,
+    ) -> None:
         self.engine = engine
         self.level = level
+        self.filters = filters
         #: The noise of the beginner levels, seeded so that a run can be repeated.
         self.rng = random.Random(seed)
         self.times: list[float] = []
@@ -54,7 +63,11 @@ class Timed:
 
     def __call__(self, position: Position, dice: tuple[int, int]) -> Position:
         started = time.perf_counter()
-        play = self.engine.choose_play(position, dice, self.level, self.rng)
+        if self.filters:
+            ranked = self.engine.ranked_plays(position, dice, self.filters)
+            play = ranked[0][0] if ranked else ()
+        else:
+            play = self.engine.choose_play(position, dice, self.level, self.rng)
         spent = time.perf_counter() - started
         if self.slowest is None or spent > self.slowest[0]:
             self.slowest = (spent, position, dice)
@@ -66,7 +79,8 @@ class Timed:
         assert self.slowest is not None
         worst, position, dice = self.slowest
         return (
-            f"level {self.level}: {len(times)} moves, {1000 * sum(times) / len(times):.1f} ms "
+            f"level {self.level}{' with ' + str(self.filters) if self.filters else ''}: "
+            f"{len(times)} moves, {1000 * sum(times) / len(times):.1f} ms "
             f"a move on average, the worst {1000 * worst:.0f} ms "
             f"(position {position_id(position)}, {dice[0]}{dice[1]} to play)"
         )
@@ -149,6 +163,17 @@ def opening_dice(rng: np.random.Generator) -> list[tuple[int, int]]:
     return [(first, second), *rest]
 
 
+def filters_of(text: str) -> tuple[Filter, ...]:
+    """Move filters from ``keep:within,keep:within`` (``within`` may be ``inf``)."""
+    try:
+        return tuple(
+            Filter(int(keep), float(within))
+            for keep, within in (part.split(":") for part in text.split(","))
+        )
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not keep:within,...: {text!r}") from None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000, help="games (an even number)")
@@ -166,6 +191,12 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument(
+        "--filters",
+        type=filters_of,
+        help="Parlour plays the top level's search with these move filters instead of "
+        "its level's, e.g. 8:0.16,3:0.06 (keep, within: one for each throw ahead)",
+    )
+    parser.add_argument(
         "--lend",
         action="append",
         choices=sorted(KINDS),
@@ -177,7 +208,7 @@ def main() -> int:
     network: Network = Trainer.resume(args.weights).network if args.weights else shipped_network()
 
     engine = BackgammonEngine(network)
-    parlour_player = Timed(engine, args.level, args.seed)
+    parlour_player = Timed(engine, args.level, args.seed, args.filters)
     opponent: Chooser
     if args.opponent == "pubeval":
         opponent = pubeval_player
@@ -204,7 +235,8 @@ def main() -> int:
     spread = math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1)) if n > 1 else 0.0
     half_width = 1.96 * spread / math.sqrt(n)
     print(
-        f"Parlour level {args.level} vs {name}: {2 * n} games (duplicate dice), "
+        f"Parlour level {args.level}{' with ' + str(args.filters) if args.filters else ''} "
+        f"vs {name}: {2 * n} games (duplicate dice), "
         f"{mean:+.3f} points per game, 95 % interval [{mean - half_width:+.3f}, "
         f"{mean + half_width:+.3f}], {time.perf_counter() - started:.0f} s"
     )

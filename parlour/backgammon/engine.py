@@ -283,10 +283,16 @@ class BackgammonEngine(Engine[BackgammonMove]):
             words += "; then " + ", ".join(others)
         return Hint(best.move, best.move_text, words, round(best.score, 3), tuple(shown))
 
-    def ranked_plays(self, position: Position, dice: tuple[int, int]) -> list[tuple[Play, float]]:
+    def ranked_plays(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        filters: Sequence[Filter] | None = None,
+    ) -> list[tuple[Play, float]]:
         """Every distinct play of ``dice``, best first, with the mover's equity after
-        it, as the strongest level judges them (see :meth:`_search`)."""
-        return self._search(position, dice, LEVEL_FILTERS[self.strongest])
+        it, as the strongest level judges them (see :meth:`_search`), or a search
+        with these ``filters``."""
+        return self._search(position, dice, filters or LEVEL_FILTERS[self.strongest])
 
     def time_limit(self, level: int) -> float:
         """The longest a move of ``level`` takes on this machine, with a margin:
