@@ -95,6 +95,42 @@ def drawn(board: chess.Board, stockfish: chess.engine.SimpleEngine, depth: int) 
     return not score.is_mate() and abs(score.score() or 0) <= 20
 
 
+def play(
+    board: chess.Board,
+    parlour: chess.engine.SimpleEngine,
+    stockfish: chess.engine.SimpleEngine,
+    nodes: int,
+    depth: int,
+    parlour_side: chess.Color,
+) -> chess.Board:
+    """Plays the ending out, Parlour on ``parlour_side``, to its end (draws
+    claimed) or the fifty-move rule; the board as it ends."""
+    game = object()  # a new game to both engines: ucinewgame, the tables cleared
+    while board.outcome(claim_draw=True) is None and board.halfmove_clock < 100:
+        if board.turn == parlour_side:
+            move = parlour.play(board, chess.engine.Limit(nodes=nodes), game=game).move
+        else:
+            move = stockfish.play(board, chess.engine.Limit(depth=depth), game=game).move
+        assert move is not None
+        board.push(move)
+    return board
+
+
+def play_out(
+    board: chess.Board,
+    parlour: chess.engine.SimpleEngine,
+    stockfish: chess.engine.SimpleEngine,
+    nodes: int,
+    depth: int,
+) -> int | None:
+    """Plays the ending out: the moves Parlour took to mate, or None if it did not."""
+    board = play(board, parlour, stockfish, nodes, depth, chess.WHITE)
+    outcome = board.outcome(claim_draw=True)
+    if outcome is not None and outcome.winner == chess.WHITE:
+        return (board.ply() + 1) // 2
+    return None
+
+
 def hold(
     board: chess.Board,
     parlour: chess.engine.SimpleEngine,
@@ -104,19 +140,9 @@ def hold(
 ) -> bool:
     """Plays a drawn ending out with Parlour as Black, the bare king: whether it
     held the draw."""
-    game = object()
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            return outcome.winner is None
-        if board.halfmove_clock >= 100:
-            return True
-        if board.turn == chess.BLACK:
-            move = parlour.play(board, chess.engine.Limit(nodes=nodes), game=game).move
-        else:
-            move = stockfish.play(board, chess.engine.Limit(depth=depth), game=game).move
-        assert move is not None
-        board.push(move)
+    board = play(board, parlour, stockfish, nodes, depth, chess.BLACK)
+    outcome = board.outcome(claim_draw=True)
+    return outcome is None or outcome.winner is None
 
 
 def defend(
@@ -147,31 +173,6 @@ def defend(
         f"{name}: held {held} of {args.positions} drawn positions, at {args.nodes:,} nodes a move",
         flush=True,
     )
-
-
-def play_out(
-    board: chess.Board,
-    parlour: chess.engine.SimpleEngine,
-    stockfish: chess.engine.SimpleEngine,
-    nodes: int,
-    depth: int,
-) -> int | None:
-    """Plays the ending out: the moves Parlour took to mate, or None if it did not."""
-    game = object()  # a new game to both engines: ucinewgame, the tables cleared
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            if outcome.winner == chess.WHITE:
-                return (board.ply() + 1) // 2
-            return None
-        if board.halfmove_clock >= 100:
-            return None
-        if board.turn == chess.WHITE:
-            move = parlour.play(board, chess.engine.Limit(nodes=nodes), game=game).move
-        else:
-            move = stockfish.play(board, chess.engine.Limit(depth=depth), game=game).move
-        assert move is not None
-        board.push(move)
 
 
 def main() -> None:

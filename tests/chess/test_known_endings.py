@@ -132,18 +132,17 @@ def test_the_mop_up_drives_the_bare_king_to_the_right_corner() -> None:
     assert known("8/8/8/3k4/8/3K4/8/R7 w - - 0 1") > known("8/8/8/3k4/8/8/8/R2K4 w - - 0 1")
 
 
-def test_bishop_and_knight_mate_from_the_centre(stockfish: chess.engine.SimpleEngine) -> None:
-    """Bishop and knight against a king in the centre, a position the search alone
-    (without the drive to the corner) played for 50 moves without mating: mated
-    now, against Stockfish's defence, at 24,000 nodes a move (the search in C; the
-    Python one plays it node for node, tests/chess/test_native.py)."""
-    board = chess.Board("8/8/8/3k4/8/8/8/KBN5 w - - 0 1")
-    ours = NativeSearcher()
-    state = CHESS.state_from_text(board.fen())
-    while board.outcome() is None and board.halfmove_clock < 100:
-        if board.turn == chess.WHITE:
-            move = ours.search(state, nodes=24_000).move
-            text = state.move_to_text(move)
+def play_against_stockfish(
+    stockfish: chess.engine.SimpleEngine, fen: str, ours: chess.Color
+) -> chess.Board:
+    """The game from ``fen``, our search in C at 24,000 nodes a move against
+    Stockfish at depth 10, to its end (draws claimed) or the fifty-move rule."""
+    board = chess.Board(fen)
+    searcher = NativeSearcher()
+    state = CHESS.state_from_text(fen)
+    while board.outcome(claim_draw=True) is None and board.halfmove_clock < 100:
+        if board.turn == ours:
+            text = state.move_to_text(searcher.search(state, nodes=24_000).move)
             board.push_san(text)
         else:
             reply = stockfish.play(board, chess.engine.Limit(depth=10)).move
@@ -151,6 +150,15 @@ def test_bishop_and_knight_mate_from_the_centre(stockfish: chess.engine.SimpleEn
             text = board.san(reply)
             board.push(reply)
         state.play(text)
+    return board
+
+
+def test_bishop_and_knight_mate_from_the_centre(stockfish: chess.engine.SimpleEngine) -> None:
+    """Bishop and knight against a king in the centre, a position the search alone
+    (without the drive to the corner) played for 50 moves without mating: mated
+    now, against Stockfish's defence, at 24,000 nodes a move (the search in C; the
+    Python one plays it node for node, tests/chess/test_native.py)."""
+    board = play_against_stockfish(stockfish, "8/8/8/3k4/8/8/8/KBN5 w - - 0 1", chess.WHITE)
     assert board.is_checkmate() and board.turn == chess.BLACK, board.fen()
 
 
@@ -195,27 +203,6 @@ def test_the_king_and_pawn_database_agrees_with_stockfish(
         assert pawn_wins(state.board, state.kings, state.color) == won, (board.fen(), score)
         verdicts[won] += 1
     assert min(verdicts.values()) >= 40, verdicts  # both verdicts were tried
-
-
-def play_against_stockfish(
-    stockfish: chess.engine.SimpleEngine, fen: str, ours: chess.Color
-) -> chess.Board:
-    """The game from ``fen``, our search in C at 24,000 nodes a move against
-    Stockfish at depth 10, to its end (draws claimed) or the fifty-move rule."""
-    board = chess.Board(fen)
-    searcher = NativeSearcher()
-    state = CHESS.state_from_text(fen)
-    while board.outcome(claim_draw=True) is None and board.halfmove_clock < 100:
-        if board.turn == ours:
-            text = state.move_to_text(searcher.search(state, nodes=24_000).move)
-            board.push_san(text)
-        else:
-            reply = stockfish.play(board, chess.engine.Limit(depth=10)).move
-            assert reply is not None
-            text = board.san(reply)
-            board.push(reply)
-        state.play(text)
-    return board
 
 
 def test_a_won_king_and_pawn_ending_is_won(stockfish: chess.engine.SimpleEngine) -> None:
