@@ -1635,11 +1635,12 @@ class ChessEngine(Engine[Move]):
     strongest = 10
     default_level = 5
     #: Measured by benchmarks/chess_match.py (docs/benchmarks.md, "The levels on
-    #: Stockfish's scale"): level 4 against Stockfish 15.1 held to UCI_Elo 1350 and
-    #: 1600 at 0.4 s a move (40 games each), the levels below it each against the
-    #: one above (40 games), level 5 against level 4 (18 games) and Stockfish at 2000
-    #: (22), level 6 against level 5 (8) and Stockfish at 1800 (22); levels 4 to 6 are
-    #: the maximum-likelihood fit of all those games together; level 7 against
+    #: Stockfish's scale" and after): level 4 against Stockfish 15.1 held to UCI_Elo
+    #: 1350 and 1600 at 0.4 s a move (40 games each, 1600 twice), the levels below
+    #: it each against the one above (40 games), level 5 against level 4 (18 games)
+    #: and Stockfish at 2000 (22) and at 1800 (40, 0.5 s a move), level 6 against
+    #: level 5 (8) and Stockfish at 1800 (22); levels 4 to 6 are the
+    #: maximum-likelihood fit of all those games together; level 7 against
     #: Stockfish at 2000 (100 games, 0.5 s a move). Each level below 4
     #: won (nearly) no game against the one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
@@ -1650,12 +1651,13 @@ class ChessEngine(Engine[Move]):
         "games to level 3: under 900 on Stockfish's UCI_Elo scale",
         3: "two plies ahead, any move within half a pawn of the best; lost all 40 games "
         "to level 4: under 1400 on Stockfish's UCI_Elo scale",
-        4: "the full search to 15,000 nodes a move: about 1750 on Stockfish's UCI_Elo "
-        "scale (92 % against Stockfish at UCI_Elo 1350, 81 % at 1600, 0.4 s a move)",
-        5: "the full search to 50,000 nodes a move: about 1775 on Stockfish's UCI_Elo "
-        "scale, a rough figure (75 % against level 4 over 18 games; 9 % against "
-        "Stockfish at UCI_Elo 2000, 0.9 s a move, over 22)",
-        6: "the full search to 80,000 nodes a move: about 1850 on Stockfish's UCI_Elo "
+        4: "the full search to 15,000 nodes a move: about 1775 on Stockfish's UCI_Elo "
+        "scale (92 % against Stockfish at UCI_Elo 1350, 81 % and 75 % at 1600, 0.4 s a "
+        "move)",
+        5: "the full search to 50,000 nodes a move: about 1825 on Stockfish's UCI_Elo "
+        "scale (62.5 % against Stockfish at UCI_Elo 1800, 0.5 s a move, over 40 games; "
+        "9 % at UCI_Elo 2000, 0.9 s a move, over 22)",
+        6: "the full search to 80,000 nodes a move: about 1875 on Stockfish's UCI_Elo "
         "scale, a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, "
         "over 22 games; 81 % against level 5 over 8)",
         7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
