@@ -1645,10 +1645,10 @@ class ChessEngine(Engine[Move]):
     #: won (nearly) no game against the one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks one ply ahead and plays any move within about two pawns "
-        "of the best; lost all 40 games to level 2: under 500 on Stockfish's UCI_Elo "
+        "of the best; lost all 40 games to level 2: under 550 on Stockfish's UCI_Elo "
         "scale",
         2: "two plies ahead, any move within about a pawn of the best; lost 37 of 40 "
-        "games to level 3: under 900 on Stockfish's UCI_Elo scale",
+        "games to level 3: under 950 on Stockfish's UCI_Elo scale",
         3: "two plies ahead, any move within half a pawn of the best; lost all 40 games "
         "to level 4: under 1400 on Stockfish's UCI_Elo scale",
         4: "the full search to 15,000 nodes a move: about 1775 on Stockfish's UCI_Elo "
