@@ -70,6 +70,10 @@ BISHOP_AND_KNIGHT = "8/8/8/3k4/8/8/8/KBN5 w - - 0 1"
 ROOK_AGAINST_BISHOP = "8/8/3kb3/8/8/3K4/3R4/8 b - - 0 1"
 WRONG_BISHOP = "8/8/8/3b4/p7/1k6/8/K7 b - - 0 1"
 OPPOSITE_BISHOPS = "8/4k3/3b4/8/4B3/5K2/1P6/8 w - - 0 1"
+#: King and pawn against king read from the database: Black's pawn on the far side
+#: of the board (mirrored and turned to find its slot), each side to move.
+BLACK_PAWN_KPK = "8/5k2/6p1/8/8/8/3K4/8 b - - 0 1"
+BLACK_PAWN_KPK_WHITE_TO_MOVE = "8/8/8/8/5k2/5p2/8/5K2 w - - 0 1"
 
 #: Each position with the deepest depth searched for it (all from 1).
 POSITIONS = {
@@ -93,6 +97,8 @@ POSITIONS = {
     ROOK_AGAINST_BISHOP: 6,
     WRONG_BISHOP: 7,
     OPPOSITE_BISHOPS: 6,
+    BLACK_PAWN_KPK: 6,
+    BLACK_PAWN_KPK_WHITE_TO_MOVE: 7,
 }
 
 
