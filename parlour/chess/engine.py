@@ -1639,7 +1639,7 @@ class ChessEngine(Engine[Move]):
     #: 1350 and 1600 at 0.4 s a move (40 games each, 1600 twice), the levels below
     #: it each against the one above (40 games), level 5 against level 4 (18 games)
     #: and Stockfish at 2000 (22) and at 1800 (40, 0.5 s a move), level 6 against
-    #: level 5 (8) and Stockfish at 1800 (22); levels 4 to 6 are the
+    #: level 5 (8) and Stockfish at 1800 (22, and 40 at 0.5 s); levels 4 to 6 are the
     #: maximum-likelihood fit of all those games together; level 7 against
     #: Stockfish at 2000 (100 games, 0.5 s a move). Each level below 4
     #: won (nearly) no game against the one above, so their figures are upper bounds.
@@ -1658,8 +1658,8 @@ class ChessEngine(Engine[Move]):
         "scale (62.5 % against Stockfish at UCI_Elo 1800, 0.5 s a move, over 40 games; "
         "9 % at UCI_Elo 2000, 0.9 s a move, over 22)",
         6: "the full search to 80,000 nodes a move: about 1875 on Stockfish's UCI_Elo "
-        "scale, a rough figure (50 % against Stockfish at UCI_Elo 1800, 1.5 s a move, "
-        "over 22 games; 81 % against level 5 over 8)",
+        "scale (59 % against Stockfish at UCI_Elo 1800, 0.5 s a move, over 40 games; "
+        "50 % at 1.5 s a move over 22)",
         7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
         "about 1900 on Stockfish's UCI_Elo scale (37.5 % against Stockfish at UCI_Elo "
         "2000, 0.5 s a move, over 100 games)",
