@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-from parlour.chess.board import BLACK, BOARD_CELLS, PAWN, WHITE
+from parlour.chess.board import BLACK, BOARD_CELLS, PAWN, SQ64, WHITE
 
 #: The file the database ships in.
 DATABASE_FILE = "kpk-v1.bin"
@@ -133,10 +133,8 @@ def build() -> bytes:
             for black_king in range(64):
                 if pawn in (white_king, black_king) or _near(white_king, black_king):
                     continue
-                white = slot(True, pawn, white_king, black_king)
-                black = slot(False, pawn, white_king, black_king)
-                _white_moves(value, moves, white, pawn, white_king, black_king, attacks)
-                _black_moves(value, moves, black, pawn, white_king, black_king, attacks)
+                _white_moves(value, moves, pawn, white_king, black_king, attacks)
+                _black_moves(value, moves, pawn, white_king, black_king, attacks)
     changed = True
     while changed:
         changed = False
@@ -167,13 +165,13 @@ def build() -> bytes:
 def _white_moves(
     value: bytearray,
     moves: list[list[int]],
-    index: int,
     pawn: int,
     white_king: int,
     black_king: int,
     attacks: set[int],
 ) -> None:
     """Marks or links the position with White to move (if legal)."""
+    index = slot(True, pawn, white_king, black_king)
     if black_king in attacks:
         value[index] = _DRAWN  # Black in check with White to move: no such position
         return
@@ -197,13 +195,13 @@ def _white_moves(
 def _black_moves(
     value: bytearray,
     moves: list[list[int]],
-    index: int,
     pawn: int,
     white_king: int,
     black_king: int,
     attacks: set[int],
 ) -> None:
     """Marks or links the position with Black to move."""
+    index = slot(False, pawn, white_king, black_king)
     for step in _king_steps(black_king):
         if _near(step, white_king) or step in attacks:
             continue
@@ -229,19 +227,20 @@ def pawn_wins(board: Sequence[int], kings: Sequence[int], color: int) -> bool:
     if len(pawn_cells) != 1:
         raise ValueError(f"king and pawn against king has one pawn, not {len(pawn_cells)}")
     pawn_cell = pawn_cells[0]
-    strong = board[pawn_cell] & (WHITE | BLACK)
-    weak = BLACK if strong == WHITE else WHITE
+    return lone_pawn_wins(pawn_cell, board[pawn_cell] & (WHITE | BLACK), kings, color)
 
-    def square(cell: int) -> int:
-        file, rank = cell % 10 - 1, cell // 10 - 2
-        if strong == BLACK:
-            rank = 7 - rank  # seen from Black's side, Black moving up the board
-        return rank * 8 + file
 
-    pawn = square(pawn_cell)
-    strong_king = square(kings[0 if strong == WHITE else 1])
-    weak_king = square(kings[0 if weak == WHITE else 1])
-    if pawn % 8 > 3:  # mirrored onto files a to d
+def lone_pawn_wins(pawn_cell: int, pawn_color: int, kings: Sequence[int], color: int) -> bool:
+    """:func:`pawn_wins` for a pawn of ``pawn_color`` on the mailbox cell
+    ``pawn_cell``, the kings on theirs (White's first), ``color`` to move: for an
+    evaluation that has found the pawn already."""
+    # Seen with the pawn's side moving up the board, the pawn on files a to d.
+    flip = 0 if pawn_color == WHITE else 56
+    strong = 0 if pawn_color == WHITE else 1
+    pawn = SQ64[pawn_cell] ^ flip
+    strong_king = SQ64[kings[strong]] ^ flip
+    weak_king = SQ64[kings[1 - strong]] ^ flip
+    if pawn % 8 > 3:
         pawn, strong_king, weak_king = pawn ^ 7, strong_king ^ 7, weak_king ^ 7
-    index = slot(color == strong, pawn, strong_king, weak_king)
+    index = slot(color == pawn_color, pawn, strong_king, weak_king)
     return bool(shipped_database()[index >> 3] >> (index & 7) & 1)

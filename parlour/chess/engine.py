@@ -70,11 +70,13 @@ from parlour.chess.board import (
     CASTLING_ROOK,
     CELL,
     EN_PASSANT,
+    FILE_OF,
     KING,
     KNIGHT,
     PAWN,
     PROMOTE,
     QUEEN,
+    RANK_OF,
     ROOK,
     WHITE,
     ZOBRIST,
@@ -85,7 +87,7 @@ from parlour.chess.board import (
     Move,
     public_move,
 )
-from parlour.chess.endgame import pawn_wins, shipped_database
+from parlour.chess.endgame import lone_pawn_wins, shipped_database
 from parlour.chess.rules import ChessState
 from parlour.core.engine import Analysis, Engine, Hint, Line, move_texts
 from parlour.core.errors import GameOverError, IllegalMoveError
@@ -415,11 +417,6 @@ MOP_UP_KINGS = 4
 KPK_WON = 400
 
 
-def _square(cell: int) -> tuple[int, int]:
-    """A cell's (file, rank), 0 to 7 each, rank 0 White's first."""
-    return cell % 10 - 1, cell // 10 - 2
-
-
 def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -> int:
     """``score`` (White's blended score, times 24) corrected for the ending on the
     board, ``color`` to move: scaled towards a draw where the side ahead cannot win,
@@ -444,16 +441,18 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -
     bishops = [0, 0]
     shades = [0, 0]
     files = [0, 0]
+    pawn_cell = 0
     for cell in BOARD_CELLS:
         piece = board[cell]
         kind = piece & 7
         if not piece or kind == KING:
             continue
         side = piece >> 4
-        file, rank = _square(cell)
+        file, rank = FILE_OF[cell], RANK_OF[cell]
         if kind == PAWN:
             pawns[side] += 1
             files[side] |= 1 << file
+            pawn_cell = cell
             continue
         worth[side] += ENDING_WORTH[kind]
         if kind == KNIGHT:
@@ -463,7 +462,7 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -
             shades[side] |= 1 << ((file + rank) & 1)
     if pawns[0] + pawns[1] == 1 and not worth[0] and not worth[1]:
         # A king and pawn against a king: won or drawn, the database says which.
-        if not pawn_wins(board, kings, color):
+        if not lone_pawn_wins(pawn_cell, board[pawn_cell] & (WHITE | BLACK), kings, color):
             return 0
         return score + 24 * KPK_WON if pawns[0] else score - 24 * KPK_WON
     if not score:
@@ -483,7 +482,7 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -
         file = 0 if files[strong] == 1 else 7
         rank = 7 if strong == 0 else 0
         wrong = not bishops[strong] or shades[strong] != 1 << ((file + rank) & 1)
-        king_file, king_rank = _square(kings[weak])
+        king_file, king_rank = FILE_OF[kings[weak]], RANK_OF[kings[weak]]
         if wrong and abs(king_file - file) <= 1 and abs(king_rank - rank) <= 1:
             scale = SCALE_CANNOT_WIN
     if scale == 16 and worth == [3, 3] and bishops == [1, 1] and shades[0] != shades[1]:
@@ -496,8 +495,8 @@ def ending(board: Sequence[int], kings: Sequence[int], score: int, color: int) -
     # A bare king against pieces that can mate it (with pawns alone, or a lone minor
     # piece and pawns, the way to win is to queen, not to chase the king): drive it
     # to the edge, or to a corner of the bishop's colour.
-    weak_file, weak_rank = _square(kings[weak])
-    strong_file, strong_rank = _square(kings[strong])
+    weak_file, weak_rank = FILE_OF[kings[weak]], RANK_OF[kings[weak]]
+    strong_file, strong_rank = FILE_OF[kings[strong]], RANK_OF[kings[strong]]
     if knights[strong] == 1 and bishops[strong] == 1 and worth[strong] == 6 and not pawns[strong]:
         # In king moves (not file plus rank steps, which make the whole long
         # diagonal through the wrong corners as far as the centre).
