@@ -14,6 +14,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
     python benchmarks/chess_match.py stockfish --elo 2000 --level 8 --peer-movetime 0.5
+    python benchmarks/chess_match.py parlour --book --from-start --games 200 --nodes 50000
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -22,6 +23,11 @@ to ``UCI_Elo`` with ``UCI_LimitStrength``. The score is printed with its 95 %
 interval and the Elo difference -400 log10(1/s - 1). The peer ``parlour`` is another
 copy of Parlour (``--peer-root``, e.g. an older commit's ``git worktree``), to measure a
 change to the engine against the engine before it.
+
+``--book`` lets Parlour play its opening book's moves (UCI ``OwnBook``) and
+``--from-start`` starts every game from the initial position instead of the openings
+below: together, against a peer Parlour without its book, they measure the book (its
+random choices make the games differ).
 
 Levels: ``--level N`` sets Parlour's ``Level`` UCI option (``--peer-level M`` the
 peer Parlour's). A side with a level and no ``--movetime`` is sent a bare ``go``, so
@@ -344,6 +350,16 @@ def parse_args() -> argparse.Namespace:
         type=int,
         help="for the peer parlour: its UCI option Hash (MB)",
     )
+    parser.add_argument(
+        "--book",
+        action="store_true",
+        help="Parlour plays its opening book's moves (UCI option OwnBook; off otherwise)",
+    )
+    parser.add_argument(
+        "--from-start",
+        action="store_true",
+        help="every game from the starting position, not from the openings below",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--offset",
@@ -401,6 +417,8 @@ def main() -> int:
 
     def worker() -> None:
         ours = open_engine("parlour", None, args.root, args.level, args.hash)
+        if args.book:
+            ours.configure({"OwnBook": True})
         peer = open_engine(args.peer, args.elo, args.peer_root, args.peer_level, args.peer_hash)
         try:
             while True:
@@ -410,7 +428,7 @@ def main() -> int:
                         return
                     next_game[0] += 1
                 opening_index, parlour_white = games[i]
-                opening = OPENINGS[opening_index % len(OPENINGS)]
+                opening = "" if args.from_start else OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
                 limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
                 white_points, reason = play_game(white, black, opening, *limits)

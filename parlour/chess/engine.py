@@ -88,6 +88,7 @@ from parlour.chess.board import (
     public_move,
 )
 from parlour.chess.endgame import lone_pawn_wins, shipped_database
+from parlour.chess.openings import OpeningBook, shipped_book
 from parlour.chess.rules import ChessState
 from parlour.core.engine import Analysis, Engine, Hint, Line, move_texts
 from parlour.core.errors import GameOverError, IllegalMoveError
@@ -1537,6 +1538,8 @@ class Level:
     depth: int | None = None
     margin: int = 0
     nodes: int | None = None
+    #: Whether it plays the opening book's moves (:mod:`parlour.chess.openings`).
+    book: bool = True
 
 
 #: The levels. Levels 4 to 6 search about as many nodes as the Python search
@@ -1545,9 +1548,9 @@ class Level:
 #: searches stopping at 55 to 75 % of their time when the next iteration would not
 #: finish); level 7 what the C search reaches in 0.5 s (docs/benchmarks.md).
 LEVELS: dict[int, Level] = {
-    1: Level(0.3, depth=1, margin=220),
-    2: Level(0.4, depth=2, margin=120),
-    3: Level(0.5, depth=2, margin=50),
+    1: Level(0.3, depth=1, margin=220, book=False),
+    2: Level(0.4, depth=2, margin=120, book=False),
+    3: Level(0.5, depth=2, margin=50, book=False),
     4: Level(1.0, nodes=15_000),
     5: Level(1.0, nodes=50_000),
     6: Level(2.0, nodes=80_000),
@@ -1629,7 +1632,9 @@ class ChessEngine(Engine[Move]):
 
     Levels 1-3 search shallowly, score every move and pick at random among those
     within a margin of the best: sensible moves with deliberate mistakes, always
-    legal. Levels 4-10 play their best within a growing time per move."""
+    legal. Levels 4-10 play the opening book's moves while the game is in it (one
+    of the few good moves of each position, at random, so that no two games need
+    be alike), then their best within a growing number of nodes or time a move."""
 
     strongest = 10
     default_level = 5
@@ -1664,10 +1669,13 @@ class ChessEngine(Engine[Move]):
         "2000, 0.5 s a move, over 100 games)",
     }
 
-    def __init__(self, *, native: bool = True) -> None:
+    def __init__(self, *, native: bool = True, book: bool = True) -> None:
         #: The search in C where it is built (:class:`NativeSearcher`), unless
         #: ``native`` is False.
         self.searcher = new_searcher(native=native)
+        #: The opening book levels 4-10 play from: None until first used, then
+        #: the shipped one (:func:`.openings.shipped_book`); empty without ``book``.
+        self.book: OpeningBook | None = None if book else OpeningBook({})
         self.lock = threading.Lock()
 
     def time_limit(self, level: int) -> float:
@@ -1701,6 +1709,12 @@ class ChessEngine(Engine[Move]):
                     chess_state, seconds=seconds, depth=chosen.depth, exact_root=True, margin=margin
                 )
                 return deliberate_choice(result, margin, rng)
+            if chosen.book:
+                if self.book is None:
+                    self.book = shipped_book()
+                known = self.book.move(chess_state, rng)
+                if known is not None:
+                    return known
             return self.searcher.search(chess_state, seconds=seconds, nodes=chosen.nodes).move
 
     def winning_chances(self, score: float) -> float:

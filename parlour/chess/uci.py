@@ -22,6 +22,7 @@ from typing import TextIO
 
 from parlour.chess.board import Move
 from parlour.chess.engine import LEVELS, SearchInfo, deliberate_choice, new_searcher
+from parlour.chess.openings import shipped_book
 from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import ParlourError
 
@@ -58,6 +59,10 @@ class UciEngine:
         #: says the predicted move was played (None: as long as the level's time).
         self.ponder_seconds: float | None = None
         self.rng = random.Random()
+        #: Whether a ``go`` in a position of the opening book answers with one of
+        #: its moves at once (UCI's OwnBook; off unless the GUI turns it on, so
+        #: that searches and analyses are the engine's own).
+        self.own_book = False
 
     # -- output ----------------------------------------------------------------------
 
@@ -99,6 +104,7 @@ class UciEngine:
             self.send("option name Move Overhead type spin default 50 min 0 max 5000")
             self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
             self.send("option name Ponder type check default false")
+            self.send("option name OwnBook type check default false")
             self.send("uciok")
         elif command == "isready":
             self.send("readyok")
@@ -160,9 +166,11 @@ class UciEngine:
         value_at = args.index("value") if "value" in args else len(args)
         name = " ".join(args[1:value_at]).lower()
         value = " ".join(args[value_at + 1 :])
-        if name == "ponder":  # the GUI says whether it will ask us to ponder
+        if name in ("ponder", "ownbook"):  # Ponder: whether the GUI will ask us to
             if value.lower() not in ("true", "false"):
-                self.explain(f"option 'ponder' is true or false, not {value!r}")
+                self.explain(f"option {name!r} is true or false, not {value!r}")
+            elif name == "ownbook":
+                self.own_book = value.lower() == "true"
             return
         try:
             number = int(value)
@@ -229,6 +237,12 @@ class UciEngine:
             self.send("bestmove 0000")
             return
         infinite = "infinite" in flags or "ponder" in flags
+        if self.own_book and not infinite and searchmoves is None and self.multipv == 1:
+            known = shipped_book().move(state, self.rng) if LEVELS[self.level].book else None
+            if known is not None:
+                self.explain("a move of the opening book")
+                self.send(f"bestmove {known.uci()}")
+                return
         self.infinite = infinite
         seconds = None if infinite else self._seconds(numbers, state)
         if "ponder" in flags:  # the clock starts at ponderhit: keep its share of time
