@@ -14,7 +14,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py stockfish --elo 1350 --level 4 --root /work/main
     python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
     python benchmarks/chess_match.py stockfish --elo 2000 --level 8 --peer-movetime 0.5
-    python benchmarks/chess_match.py parlour --book --from-start --games 200 --nodes 50000
+    python benchmarks/chess_match.py parlour --book --from-book 4 --games 200 --nodes 50000
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -24,10 +24,11 @@ interval and the Elo difference -400 log10(1/s - 1). The peer ``parlour`` is ano
 copy of Parlour (``--peer-root``, e.g. an older commit's ``git worktree``), to measure a
 change to the engine against the engine before it.
 
-``--book`` lets Parlour play its opening book's moves (UCI ``OwnBook``) and
-``--from-start`` starts every game from the initial position instead of the openings
-below: together, against a peer Parlour without its book, they measure the book (its
-random choices make the games differ).
+``--book`` lets Parlour play its opening book's moves (UCI ``OwnBook``), and
+``--from-book N`` starts each pair of games from a walk of N plies at random down the
+book instead of the openings below: together, against a peer Parlour without its
+book, they measure the book (from the starting position, a peer without the book
+would play the same game every time it had White, its first move out of the book).
 
 Levels: ``--level N`` sets Parlour's ``Level`` UCI option (``--peer-level M`` the
 peer Parlour's). A side with a level and no ``--movetime`` is sent a bare ``go``, so
@@ -44,6 +45,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -61,6 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from parlour.chess.engine import LEVELS  # noqa: E402
+from parlour.chess.openings import shipped_book  # noqa: E402
 from parlour.chess.rules import CHESS, Move  # noqa: E402
 
 SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
@@ -223,6 +226,20 @@ def build_state(root: Path) -> str:
     return done.stdout.strip() or "unknown (no parlour.compiled)"
 
 
+def book_walk(plies: int, rng: random.Random) -> str:
+    """An opening of ``plies`` moves (UCI) down Parlour's opening book, each chosen
+    at random among the book's moves, as the book itself chooses."""
+    state = CHESS.new_state()
+    moves = []
+    for _ in range(plies):
+        move = shipped_book().move(state, rng)
+        if move is None:
+            break
+        moves.append(move.uci())
+        state.push(move)
+    return " ".join(moves)
+
+
 def play_game(
     white: chess.engine.SimpleEngine,
     black: chess.engine.SimpleEngine,
@@ -356,9 +373,11 @@ def parse_args() -> argparse.Namespace:
         help="Parlour plays its opening book's moves (UCI option OwnBook; off otherwise)",
     )
     parser.add_argument(
-        "--from-start",
-        action="store_true",
-        help="every game from the starting position, not from the openings below",
+        "--from-book",
+        type=int,
+        metavar="PLIES",
+        help="openings of this many plies walked at random down Parlour's opening book "
+        "(each pair of games its own walk), not the openings below",
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
@@ -428,7 +447,10 @@ def main() -> int:
                         return
                     next_game[0] += 1
                 opening_index, parlour_white = games[i]
-                opening = "" if args.from_start else OPENINGS[opening_index % len(OPENINGS)]
+                if args.from_book is not None:
+                    opening = book_walk(args.from_book, random.Random(opening_index))
+                else:
+                    opening = OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
                 limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
                 white_points, reason = play_game(white, black, opening, *limits)
