@@ -58,7 +58,7 @@ def main() -> None:
     close = sum(verdict.close for verdict in verdicts)
     doubles = sum(verdict.doubles for verdict in verdicts)
     print(f"gnubg at {args.plies}-ply: {close} close decisions, {doubles} doubles")
-    titles = (
+    titles: tuple[tuple[str, str], ...] = (
         ("0-ply", "Parlour's network at 0-ply"),
         ("1-ply", "Parlour's network a throw deeper (the engine's cube decisions)"),
         ("gnubg", "Parlour's cube model, gnubg's chances"),

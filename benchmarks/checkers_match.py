@@ -145,20 +145,24 @@ class Peer:
     def __init__(self, seconds: float | None, fen: str | None = None, depth: int = 64) -> None:
         """The peer at ``seconds`` a move (None: no clock) and at most ``depth``
         plies, from the start or from ``fen``."""
-        from draughts.boards.american import _CORE, Board
+        from draughts.boards._core import CORE_AMERICAN
+        from draughts.boards.american import Board
+        from draughts.boards.base import BaseBoard
         from draughts.engines.simple import SimpleEngine
         from draughts.models import Color
+        from draughts.move import Move as TheirMove
         from loguru import logger
 
         logger.remove()  # its search logs every move
 
-        class CompulsoryCaptureBoard(Board):  # type: ignore[misc]
+        class CompulsoryCaptureBoard(Board):
             @property
-            def legal_moves(self):  # type: ignore[no-untyped-def]
+            def legal_moves(self) -> list[TheirMove]:
                 return self._legal_moves_from_core(
-                    _CORE, max_capture=False, captures_optional=False
+                    CORE_AMERICAN, max_capture=False, captures_optional=False
                 )
 
+        self.board: BaseBoard
         if fen is None:
             self.board = CompulsoryCaptureBoard(turn=Color.BLACK)
         else:
@@ -183,6 +187,7 @@ class Peer:
     def choose(self, state: CheckersState) -> Move:
         """The peer's move, checked by our rules and pushed on its own board."""
         theirs = self.engine.get_best_move(self.board)
+        assert not isinstance(theirs, tuple)  # a move alone: no evaluation was asked for
         shape = (
             theirs.square_list[0] + 1,
             theirs.square_list[-1] + 1,
@@ -325,9 +330,9 @@ def play_game(
     if not parlour_black:
         names = {"Black": them, "White": "Parlour"}
     ours_black = score if parlour_black else 1.0 - score
-    result = {1.0: "0-1", 0.5: "1/2-1/2", 0.0: "1-0"}[ours_black]
+    result_text = {1.0: "0-1", 0.5: "1/2-1/2", 0.0: "1-0"}[ours_black]
     pdn = write_pdn(
-        PdnGame.from_state(state, {"Event": f"ballot {ballot}", **names}, result=result)
+        PdnGame.from_state(state, {"Event": f"ballot {ballot}", **names}, result=result_text)
     )
     return GameResult(
         ballot,

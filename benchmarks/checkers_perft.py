@@ -33,6 +33,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,17 +54,21 @@ def perft_listing_leaves(position: Position, side: Side, depth: int) -> int:
 
 
 def py_draughts_perft() -> Callable[[int], int]:
-    from draughts.boards.american import _CORE, Board
+    from draughts.boards._core import CORE_AMERICAN
+    from draughts.boards.american import Board
     from draughts.models import Color
+    from draughts.move import Move
 
-    class CompulsoryCaptureBoard(Board):  # type: ignore[misc]
+    class CompulsoryCaptureBoard(Board):
         """py-draughts' American board with the ACF capture rule."""
 
         @property
-        def legal_moves(self):  # type: ignore[no-untyped-def]
-            return self._legal_moves_from_core(_CORE, max_capture=False, captures_optional=False)
+        def legal_moves(self) -> list[Move]:
+            return self._legal_moves_from_core(
+                CORE_AMERICAN, max_capture=False, captures_optional=False
+            )
 
-    def perft(board, depth):  # type: ignore[no-untyped-def]
+    def perft(board: Board, depth: int) -> int:
         moves = board.legal_moves
         if depth == 1:
             return len(moves)
@@ -93,7 +98,7 @@ def main() -> int:
     state = CHECKERS.new_state()
     print(f"perft from the start, verified against OEIS A133046 to depth {args.verify_depth}:")
     for depth in range(1, args.verify_depth + 1):
-        leaves, seconds = timed(lambda d=depth: CHECKERS.perft(state, d))
+        leaves, seconds = timed(partial(CHECKERS.perft, state, depth))
         status = "ok" if leaves == A133046[depth] else f"WRONG (A133046: {A133046[depth]})"
         print(f"  depth {depth:2}: {leaves:>10} {status}  {seconds:7.2f} s")
         if leaves != A133046[depth]:

@@ -29,6 +29,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -73,7 +74,9 @@ def engines(change: str, weights_file: str | None = None) -> dict[bool, Checkers
 def load_weights(path: str) -> Weights:
     """Weights from a JSON file of training/checkers_tune.py."""
     values = json.loads(Path(path).read_text())
-    return Weights(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+    # numbers and tuples of numbers, each as its field has it: too mixed to check through **
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    return Weights(**fields)
 
 
 def play(task: tuple[int, bool, int, str, str | None]) -> tuple[int, bool, float, str, int]:

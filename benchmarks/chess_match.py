@@ -62,9 +62,10 @@ except ImportError:  # pragma: no cover
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from parlour.chess.board import Move  # noqa: E402
 from parlour.chess.engine import LEVELS  # noqa: E402
 from parlour.chess.openings import shipped_book  # noqa: E402
-from parlour.chess.rules import CHESS, Move  # noqa: E402
+from parlour.chess.rules import CHESS  # noqa: E402
 
 SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")

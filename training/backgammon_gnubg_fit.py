@@ -222,7 +222,8 @@ def _rolls_of(task: tuple[Path, int, int]) -> tuple[Boards, list[int], Boards]:
     numbers, the positions met before the throws), each position as its two sides
     (a Position does not cross between processes)."""
     weights, seed, count = task
-    network = DoublePrecision(*Network.load(weights).parameters())
+    w1, b1, w2, b2 = Network.load(weights).parameters()
+    network = DoublePrecision(w1, b1, w2, b2)
     rng = np.random.default_rng(seed)
     found: list[Position] = []
     numbers: list[int] = []
@@ -418,9 +419,14 @@ def combine(main: Path, crashed: Path | None, race: Path | None) -> Trainer:
             checkpoint = "trainer" in data
         return Trainer.resume(path).network if checkpoint else Network.load(path)
 
+    def alone(path: Path) -> Network:
+        """The network at ``path`` without any of its own for kinds of position."""
+        w1, b1, w2, b2 = read(path).parameters()
+        return Network(w1, b1, w2, b2)
+
     network = read(main)
-    network.crashed = Network(*read(crashed).parameters()) if crashed else None
-    network.race = Network(*read(race).parameters()) if race else None
+    network.crashed = alone(crashed) if crashed else None
+    network.race = alone(race) if race else None
     return Trainer(network, seed=0)
 
 
