@@ -170,10 +170,11 @@ def cube_compared(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[float,
             path = folder / f"match{seed}.mat"
             beginner_match(seed, path)
             (recorded,) = get_face("backgammon").read_games(path.read_text())
-            found = []
+            found: list[tuple[BackgammonState, MoveReview, str]] = []
             for game in recorded.games:
                 reviews = {review.ply: review for review in analyse_game(game).moves}
                 state, moves = opening_of(game)
+                assert isinstance(state, BackgammonState)
                 for ply, move in enumerate(moves, start=1):
                     review = reviews.get(ply)
                     if review is not None and review.kind != "move":

@@ -22,6 +22,8 @@ from parlour.analysis.coach import (
 )
 from parlour.backgammon.board import Position
 from parlour.backgammon.notation import position_id
+from parlour.backgammon.rules import BackgammonState
+from parlour.chess.rules import ChessState
 from parlour.core.judgement import Judgement
 from parlour.core.protocol import CHANCE, Side
 from parlour.core.registry import get_engine, get_game
@@ -31,7 +33,7 @@ SCHOLARS_MATE = "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
 CHECKERS_HANGING = "11-16 22-18 7-11 26-22 9-14 18x9 5x14 22-17"
 
 
-def chess_game(line: str) -> object:
+def chess_game(line: str) -> ChessState:
     state = get_game("chess").new_state()
     state.play_line(line)
     return state
@@ -40,7 +42,8 @@ def chess_game(line: str) -> object:
 def test_a_mate_in_one_allowed_is_a_blunder_and_the_mate_is_best() -> None:
     state = get_game("chess").new_state()
     state.play_line(SCHOLARS_MATE)
-    assert state.outcome() is not None and state.outcome().winner is Side.FIRST
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is Side.FIRST
     review = analyse_game(state, nodes=20_000)
     moves = {move.move: move for move in review.moves}
     assert [move.ply for move in review.moves] == list(range(1, 8))
@@ -141,7 +144,7 @@ def test_a_checkers_position_gives_its_best_lines() -> None:
     assert review.best.move_text == "14x23" and review.value == 1.0
 
 
-def backgammon_after(line: list[str]) -> object:
+def backgammon_after(line: list[str]) -> BackgammonState:
     state = get_game("backgammon").new_state()
     for text in line:
         state.play(text)

@@ -175,8 +175,8 @@ def gnubg_verdicts(
     )
     run_gnubg(script, folder, timeout=120 + len(states) * (0.05 if plies < 2 else 2.0))
     verdicts = [
-        Verdict(*cubeful, chances=Chances(*cubeless))
-        for cubeful, cubeless in json.loads(out.read_text())
+        Verdict(no_double, double_take, double_pass, chances=Chances(*cubeless))
+        for (no_double, double_take, double_pass), cubeless in json.loads(out.read_text())
     ]
     pre, post = json.loads(met_out.read_text())
     return verdicts, pre, post

@@ -348,4 +348,4 @@ def test_validate_shape() -> None:
 @pytest.mark.parametrize("dice", [(0, 1), (7, 2), (3,), (1, 2, 3)])
 def test_dice_outside_one_to_six(dice: tuple[int, ...]) -> None:
     with pytest.raises(NotationError):
-        legal_plays(Position.start(), dice)  # type: ignore[arg-type]
+        legal_plays(Position.start(), dice)

@@ -38,7 +38,7 @@ def gnubg_results(position: Position, dice: tuple[int, int]) -> set[tuple[tuple[
 
 
 def our_results(position: Position, dice: tuple[int, int]) -> list[tuple[tuple[int, ...], ...]]:
-    results = []
+    results: list[tuple[tuple[int, ...], ...]] = []
     for play in legal_plays(position, dice):
         after = position.apply(play)
         results.append((after.opponent, after.mover))

@@ -60,6 +60,12 @@ def test_crashed_boards_and_races_by_hand() -> None:
     assert kinds == [CONTACT, CRASHED, CONTACT, CRASHED, RACE]
 
 
+def without_specialists(network: Network) -> Network:
+    """``network``'s own weights alone, with no networks for kinds of position."""
+    w1, b1, w2, b2 = network.parameters()
+    return Network(w1, b1, w2, b2)
+
+
 def specialised(seed: int) -> Network:
     network = Network.new(hidden=6, seed=seed)
     network.crashed = Network.new(hidden=5, seed=seed + 1)
@@ -76,18 +82,19 @@ def test_each_kind_is_judged_by_its_own_network() -> None:
     judged = network.probabilities_of_counts(counts)
     for kind, judge in ((CONTACT, network), (CRASHED, network.crashed), (RACE, network.race)):
         assert judge is not None
-        alone = Network(*judge.parameters())
+        alone = without_specialists(judge)
         rows = kinds == kind
         assert np.array_equal(judged[rows], alone.probabilities_of_counts(counts[rows]))
         if kind != CONTACT:  # and not as the main network would
-            main = Network(*network.parameters()).probabilities_of_counts(counts[rows])
+            main = without_specialists(network).probabilities_of_counts(counts[rows])
             assert not np.allclose(judged[rows], main)
     # without a network for a kind, the main one judges it
     network.crashed = None
     rows = kinds == CRASHED
-    main = Network(*network.parameters())
+    main_alone = without_specialists(network)
     assert np.array_equal(
-        network.probabilities_of_counts(counts)[rows], main.probabilities_of_counts(counts[rows])
+        network.probabilities_of_counts(counts)[rows],
+        main_alone.probabilities_of_counts(counts[rows]),
     )
 
 

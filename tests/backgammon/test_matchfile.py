@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from parlour.backgammon.cube import CubeOptions
-from parlour.backgammon.match import BackgammonMatch
+from parlour.backgammon.match import BackgammonMatch, MoneyPlay
 from parlour.backgammon.matchfile import read_mat, write_mat
 from parlour.backgammon.rules import (
     Action,
@@ -129,6 +129,7 @@ def test_a_money_session_with_beavers_and_automatic_doubles_reads_back() -> None
     assert "Beavers => " in text
     back = read_mat(text, options=options)
     assert_same_games(match, back.match)
+    assert isinstance(back.match.scores, MoneyPlay) and isinstance(match.scores, MoneyPlay)
     assert back.match.scores.points == match.scores.points
     # The tags bring the rules back without being told them.
     assert read_mat(text).match.game.options == options

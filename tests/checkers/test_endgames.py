@@ -108,7 +108,7 @@ def test_five_piece_positions_are_numbered_and_moved_as_the_rules_do() -> None:
         unit = endgame._Unit(classes)
         local = np.sort(rng.choice(unit.size, 200, replace=False))
         men, kings, other_men, other_kings, real = unit.boards(local)
-        local, boards = local[real], [b[real] for b in (men, kings, other_men, other_kings)]
+        local, boards = local[real], (men[real], kings[real], other_men[real], other_kings[real])
         slots = unit.slots(local)
         parents, after = endgame._moves(local, *boards, 5)
         here = unit.local(after)
@@ -408,7 +408,8 @@ def test_the_engine_takes_the_quickest_win_and_never_lets_it_go(
             "win" if plies_left % 2 else "loss", plies_left
         )
         state.push(engine.choose_move(state, level=5))
-    assert state.rules_outcome() is not None and state.rules_outcome().winner is WHITE
+    outcome = state.rules_outcome()
+    assert outcome is not None and outcome.winner is WHITE
 
 
 def test_the_engine_scores_a_table_win_as_a_win_in_moves(shipped: EndgameDatabase) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,7 @@ def random_game(seed: int, plies: int = 400) -> CheckersState:
     return state
 
 
-def replay_in_openspiel(moves: list[Move]) -> object:
+def replay_in_openspiel(moves: list[Move]) -> Any:  # pyspiel has no stubs
     """Play the moves in OpenSpiel (each must be one of its legal moves there) and
     return its final state."""
     theirs = GAME.new_initial_state()

@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from draughts.boards.american import _CORE, Board
+from draughts.boards._core import CORE_AMERICAN
+from draughts.boards.american import Board
 from draughts.models import Color
+from draughts.move import Move
 
 from parlour.checkers.board import count_moves
 from parlour.checkers.rules import CHECKERS, CheckersState
@@ -23,12 +25,14 @@ from parlour.checkers.rules import CHECKERS, CheckersState
 POSITIONS = 3000
 
 
-class CompulsoryCaptureBoard(Board):  # type: ignore[misc]
+class CompulsoryCaptureBoard(Board):
     """py-draughts' American board with compulsory captures."""
 
     @property
-    def legal_moves(self):  # type: ignore[no-untyped-def]
-        return self._legal_moves_from_core(_CORE, max_capture=False, captures_optional=False)
+    def legal_moves(self) -> list[Move]:
+        return self._legal_moves_from_core(
+            CORE_AMERICAN, max_capture=False, captures_optional=False
+        )
 
 
 def their_moves(fen: str) -> set[tuple[int, int, frozenset[int]]]:

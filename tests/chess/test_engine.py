@@ -174,7 +174,7 @@ def test_stalemate_is_avoided_when_winning(fen: str) -> None:
 def random_positions(count: int, seed: int) -> list[str]:
     """Positions reached by random games (python-chess plays them)."""
     rng = random.Random(seed)
-    fens = []
+    fens: list[str] = []
     while len(fens) < count:
         board = chess.Board()
         for _ in range(rng.randrange(4, 120)):

@@ -118,7 +118,9 @@ def test_the_quirks_file_reads_as_python_chess_reads_it() -> None:
     assert first.comment == "Opening remark before any move."
     nodes = list(first.root.mainline())
     assert nodes[5].comment == "The Morphy defence"
-    assert [v.move.uci() for v in nodes[6].parent.variations if v.move] == ["b5a4", "b5c6"]
+    parent = nodes[6].parent
+    assert parent is not None
+    assert [v.move.uci() for v in parent.variations if v.move] == ["b5a4", "b5c6"]
     assert nodes[15].comment == "a line comment to the end"
     assert nodes[16].nags == [1] and nodes[17].nags == [6]
     assert first.result() == "1-0"

@@ -160,7 +160,7 @@ def test_a_short_game_through_python_chess() -> None:
         for ply in range(6):
             limit = chess.engine.Limit(time=0.2) if ply % 2 == 0 else chess.engine.Limit(depth=3)
             result = engine.play(board, limit)
-            assert result.move in board.legal_moves
+            assert result.move is not None and result.move in board.legal_moves
             board.push(result.move)
 
         # go infinite, then stop: the analysis ends with a best move.
@@ -171,13 +171,13 @@ def test_a_short_game_through_python_chess() -> None:
                     break
             analysis.stop()
             best = analysis.wait()
-        assert best.move in board.legal_moves
+        assert best.move is not None and best.move in board.legal_moves
 
         # A malformed command: the engine explains and goes on playing.
         engine.protocol.send_line("go depth lots")
         engine.ping()
         result = engine.play(board, chess.engine.Limit(time=0.1))
-        assert result.move in board.legal_moves
+        assert result.move is not None and result.move in board.legal_moves
     finally:
         engine.quit()
 

@@ -62,7 +62,12 @@ def test_parlour_play_plays_it_in_the_terminal(
     race_registered: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[Session] = []
-    monkeypatch.setattr(parlour.tui, "run", lambda session, **_: started.append(session) or 0)
+
+    def run(session: Session, **_: object) -> int:
+        started.append(session)
+        return 0
+
+    monkeypatch.setattr(parlour.tui, "run", run)
     assert cli.main(["play", "race", "--opponent", "human", "--seed", "3"]) == 0
     (session,) = started
     app = ParlourApp(session)

@@ -65,7 +65,8 @@ def test_a_pgn_file_comes_back_annotated_as_pgn_that_python_chess_reads(tmp_path
     assert len(blunder.parent.variations) == 2  # the better move as a variation
     better = blunder.parent.variations[1].move
     assert better is not None and blunder.parent.board().san(better) != "Nf6"
-    assert blunder.eval() is not None and blunder.eval().white().mate() == 1
+    score = blunder.eval()
+    assert score is not None and score.white().mate() == 1
     assert moves[0].eval() is not None  # every position's score
     assert "[##############################] 7/7" in done.stderr  # the progress bar
 

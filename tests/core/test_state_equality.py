@@ -34,7 +34,7 @@ def test_chess_states_with_different_repetition_histories_differ() -> None:
 def test_a_declared_ending_makes_a_state_different() -> None:
     chess = get_game("chess")
     resigned = chess.new_state()
-    resigned.resign(resigned.turn)  # type: ignore[arg-type]
+    resigned.resign(resigned.turn)
     assert resigned != chess.new_state()
 
 

@@ -21,7 +21,7 @@ from parlour.server.storage import EventRow, Store
 with warnings.catch_warnings():
     # Starlette would rather have the httpx2 fork; httpx works the same for us.
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette.testclient import TestClient as TestClient  # re-exported for the tests
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 RACE_ENTRY = registry.GameEntry(rules="tests.conformance.toygame:RACE")

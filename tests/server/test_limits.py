@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def new_game(client: TestClient) -> int:
-    return client.post("/api/games", json={"game": "race", "opponent": "local"}).status_code
+    status: int = client.post("/api/games", json={"game": "race", "opponent": "local"}).status_code
+    return status
 
 
 def test_game_creation_past_the_share_is_refused_with_retry_after(sqlite_url: str) -> None:

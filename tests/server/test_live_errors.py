@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
 
 from tests.server.conftest import new_table, serving
 
@@ -15,6 +16,7 @@ def test_an_internal_error_answers_with_the_request_id(
 ) -> None:
     with serving(sqlite_url) as client:
         table = new_table(client, opponent="local")
+        assert isinstance(client.app, Starlette)
         hall = client.app.state.hall
 
         async def broken(*args: Any, **kwargs: Any) -> None:

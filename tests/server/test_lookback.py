@@ -21,7 +21,7 @@ def _long_chess_game(plies: int) -> list[EventRow]:
     game = registry.get_game("chess")
     state = game.new_state()
     rng = random.Random(3)
-    events = []
+    events: list[EventRow] = []
     while len(events) < plies and not state.is_over():
         move = rng.choice(state.legal_moves())
         events.append(EventRow(len(events) + 1, "move", state.move_to_text(move), int(state.turn)))

@@ -13,11 +13,12 @@ from parlour.backgammon.board import Position
 from parlour.backgammon.matchfile import read_mat
 from parlour.backgammon.notation import position_id
 from parlour.backgammon.rules import BACKGAMMON
+from parlour.core import registry
 from parlour.core.dice import Dice
 from parlour.server import players
 from tests.server.conftest import Table, new_table, serving, stored_events
 
-BACKGAMMON_TARGET = "parlour.backgammon.rules:BACKGAMMON"
+BACKGAMMON_TARGET = registry.GAMES["backgammon"]
 
 
 def on_turn(table: Table, words: str) -> dict[str, Any]:
@@ -201,12 +202,13 @@ def test_bad_rules_are_refused_and_create_nothing(
 
 def test_rules_of_the_wrong_shape_or_game_are_refused(sqlite_url: str) -> None:
     with serving(sqlite_url) as client:
-        for body, error in [
+        cases: list[tuple[dict[str, object], str]] = [
             ({"game": "backgammon", "rules": {"match_length": "5"}}, "bad-request"),
             ({"game": "backgammon", "rules": [5]}, "bad-request"),
             ({"game": "backgammon", "rules": {f"k{n}": 1 for n in range(9)}}, "bad-request"),
             ({"game": "chess", "rules": {"match_length": 5}}, "bad-rules"),
-        ]:
+        ]
+        for body, error in cases:
             response = client.post("/api/games", json={"opponent": "local", **body})
             assert response.status_code == 400, (body, response.text)
             assert response.json()["error"] == error, response.json()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from starlette.applications import Starlette
 
 from parlour.server.app import create_app
 from tests.server.conftest import serving
@@ -26,6 +27,7 @@ def test_not_ready_while_the_database_is_away(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with serving(sqlite_url) as client:
+        assert isinstance(client.app, Starlette)
         store = client.app.state.store
 
         def away() -> None:

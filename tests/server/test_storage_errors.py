@@ -50,7 +50,7 @@ def test_a_failed_commit_gives_one_error_per_write(db_url: str) -> None:
                 NewGame(game_id, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")])
             )
         store.failing = True
-        writes = [
+        writes: list[Append | NewGame] = [
             Append(a, 1, [EventRow(2, "move", "+1", 0)], "playing"),
             Append(b, 1, [EventRow(2, "move", "+1", 0)], "playing"),
             NewGame(c, "race", "{}", [SeatRow(0, "human")], [EventRow(1, "throw", "1")]),

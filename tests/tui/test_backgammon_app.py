@@ -353,7 +353,8 @@ def test_between_two_people_a_held_offer_is_answered_by_the_other() -> None:
         assert app.held_resignation == (Side.FIRST, "resign single")
         assert "Held: White will offer 'resign single'" in str(app.query_one("#info").render())
         await play_turn_by_clicks(pilot)
-        assert phase(app) == "play" and session.state.turn is Side.SECOND
+        # mypy keeps the turn narrowed past the clicks (python/mypy#9005)
+        assert phase(app) == "play" and session.state.turn is Side.SECOND  # type: ignore[comparison-overlap]
         await play_turn_by_clicks(pilot)
         assert phase(app) == "resigning"
         assert labels(app) == ["Accept", "Decline"]

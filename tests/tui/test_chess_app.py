@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from parlour.core.protocol import Side
 from parlour.tui.app import ParlourApp
@@ -101,7 +102,7 @@ PROMOTION = "1r6/P6k/8/8/8/8/8/K7 w - - 0 1"
 
 def choices(app: ParlourApp) -> list[str]:
     """The buttons of the question on top of the board."""
-    return [str(button.label) for button in app.screen.query("Button")]
+    return [str(button.label) for button in app.screen.query(Button)]
 
 
 def test_under_promotion_to_a_knight_by_clicks() -> None:
@@ -150,7 +151,7 @@ def test_a_cancelled_promotion_changes_nothing() -> None:
         assert not isinstance(app.screen, ChoiceScreen)
         assert app.session.texts == []
         assert app.session.state.to_text() == PROMOTION
-        assert app.board.path == []  # type: ignore[attr-defined]
+        assert app.board.path == []
         assert status(app) == "promotion cancelled: the pawn stays where it was"
         await pilot.click("#sq-a7")  # and the pawn may still be moved
         await pilot.click("#sq-a8")

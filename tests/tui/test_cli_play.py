@@ -65,7 +65,7 @@ def test_play_from_a_position_as_the_second_side(
 
 
 def test_resume(started: list[tuple[Session, Path | None]], tmp_path: Path) -> None:
-    session = Session(parlour.tui.session.get_game("checkers"), Options())
+    session = Session(get_game("checkers"), Options())
     session.play_text("11-15")
     path = tmp_path / "saved.json"
     session.save(path)

@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
+from parlour.chess.rules import ChessState
 from parlour.core.registry import get_game
 from parlour.tui.analysis import AnalysisScreen
 from parlour.tui.app import ParlourApp
@@ -21,6 +22,13 @@ from tests.tui.drive import drive, settle, status, type_line
 def two_players(tutor: str = "") -> ParlourApp:
     session = Session(get_game("chess"), Options(opponent="human"))
     return ParlourApp(session, directory=Path("/tmp"), tutor=tutor)
+
+
+def plies(app: ParlourApp) -> int:
+    """The moves played in the app's chess game."""
+    state = app.session.state
+    assert isinstance(state, ChessState)
+    return len(state.move_stack)
 
 
 def test_a_finished_game_is_analysed_on_its_own_screen() -> None:
@@ -85,7 +93,7 @@ def test_the_tutor_puts_a_blunder_to_the_player_first() -> None:
         for move in ("e4", "e5", "Qh5", "Nc6", "Bc4"):
             await type_line(pilot, move)
             await settle(pilot)
-        assert len(app.session.state.move_stack) == 5  # sound moves pass unremarked
+        assert plies(app) == 5  # sound moves pass unremarked
         await type_line(pilot, "Nf6")  # allows Qxf7#
         await settle(pilot)
         assert isinstance(app.screen, ChoiceScreen)
@@ -96,12 +104,12 @@ def test_the_tutor_puts_a_blunder_to_the_player_first() -> None:
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("t")  # think again: not played
         await pilot.pause()
-        assert len(app.session.state.move_stack) == 5
+        assert plies(app) == 5
         await type_line(pilot, "Nf6")
         await settle(pilot)
         await pilot.press("p")  # play anyway
         await pilot.pause()
-        assert len(app.session.state.move_stack) == 6
+        assert plies(app) == 6
 
     drive(app, script)
 

@@ -10,11 +10,13 @@ import itertools
 from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from parlour.tui.app import HELP_TEXT, ParlourApp
+from parlour.tui.backgammon_board import BackgammonBoard
 from tests.tui.drive import make_app, screenshot, type_line
 
 SMALL = (80, 24)
@@ -29,7 +31,7 @@ def run_small(app: ParlourApp, script: Any) -> None:
     asyncio.run(main())
 
 
-def inside(app: ParlourApp, region: Any) -> bool:
+def inside(app: ParlourApp, region: Region) -> bool:
     width, height = SMALL
     return region.x >= 0 and region.y >= 0 and region.right <= width and region.bottom <= height
 
@@ -101,6 +103,7 @@ def test_backgammon_checkers_carry_letters_and_black_reads_its_own_numbers() -> 
 
     async def script(pilot: Pilot[None]) -> None:
         state = app.session.state
+        assert isinstance(app.board, BackgammonBoard)
         assert app.session.texts == ["15"] and app.board.viewer().name == "SECOND"
         # The board is numbered for Black: Black's (X) five checkers stand on its 6.
         six = str(app.query_one("#pt-6").render())

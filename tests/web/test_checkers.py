@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from tests.web.conftest import ARTIFACTS
 from tests.web.helpers import (
-    ARTIFACTS,
     click_move,
     click_square,
     drag_move,

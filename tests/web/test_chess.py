@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
+from tests.web.conftest import ARTIFACTS
 from tests.web.helpers import (
-    ARTIFACTS,
     click_move,
     click_square,
     drag_move,
