@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from checkers_match import Peer
 
-from parlour.checkers.board import BLACK, WHITE, turned
+from parlour.checkers.board import BLACK, WHITE, Move, turned
 from parlour.checkers.endgame import Verdict, shipped_database
 from parlour.checkers.engine import CheckersEngine
 from parlour.checkers.notation import position_to_fen
@@ -76,7 +76,7 @@ class ParlourPlayer:
         self.engine = CheckersEngine()
         self.seconds = seconds
 
-    def choose(self, state: CheckersState):  # type: ignore[no-untyped-def]
+    def choose(self, state: CheckersState) -> Move:
         result = self.engine.search(state, seconds=self.seconds, depth=64)
         assert result.best_move is not None
         return self.engine.to_move(state, result.best_move)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from threading import Event
 
 import pytest
@@ -101,7 +101,7 @@ def test_alpha_beta_searches_fewer_nodes_than_minimax() -> None:
     assert result.nodes < full_tree
 
 
-def _walk(tree: Tree, depth: int):  # type: ignore[no-untyped-def]
+def _walk(tree: Tree, depth: int) -> Iterator[list[int]]:
     yield tree.path
     if depth == 0:
         return

@@ -374,7 +374,8 @@ def test_a_table_built_into_the_cache_is_the_one_read(
     the five-piece one), and the engine's table is the biggest one there is: the
     shipped one until a bigger is built. Here a three-piece table stands in for the
     five-piece one, the shipped table taken away so that it is the biggest."""
-    assert shipped_database() is not None and shipped_database().pieces == 4  # type: ignore[union-attr]
+    database = shipped_database()
+    assert database is not None and database.pieces == 4
     monkeypatch.setattr(endgame, "SHIPPED", cache / "not-shipped.npz")
     shipped_database.cache_clear()
     assert shipped_database() is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from parlour.chess.rules import CHESS
+from parlour.chess.rules import CHESS, ChessState
 from parlour.core.errors import GameOverError, IllegalMoveError
 from parlour.core.protocol import Outcome, Side
 
@@ -56,10 +56,10 @@ def test_positions_where_a_mate_is_possible_play_on(fen: str) -> None:
     assert not chess.Board(fen).is_insufficient_material()
 
 
-def shuffle_knights(state: object, times: int) -> None:
+def shuffle_knights(state: ChessState, times: int) -> None:
     for _ in range(times):
         for text in ["Nf3", "Nf6", "Ng1", "Ng8"]:
-            state.play(text)  # type: ignore[attr-defined]
+            state.play(text)
 
 
 def test_threefold_repetition_may_be_claimed_fivefold_ends_the_game() -> None:

@@ -127,8 +127,9 @@ def test_the_quirks_file_reads_as_python_chess_reads_it() -> None:
     # Result only in the tags, and a final position that is mate.
     last = games[3]
     assert last.result() == "1-0"
-    assert last.end().outcome() is not None
-    assert last.end().outcome().winner is Side.FIRST  # type: ignore[union-attr]
+    outcome = last.end().outcome()
+    assert outcome is not None
+    assert outcome.winner is Side.FIRST
     assert last.start().turn is Side.SECOND
     # The en passant capture written "dxe3 e.p." and a promotion.
     assert games[2].mainline_moves()[1] == Move.from_uci("d4e3")

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from parlour.core.protocol import CHANCE, Game
+from parlour.core.protocol import CHANCE, Game, State
 from parlour.core.registry import game_names, get_engine, get_game
 
 POSITIONS_PER_GAME = 2000
 
 
-def random_positions(game: Game[Any], seed: int, count: int):  # type: ignore[no-untyped-def]
+def random_positions(game: Game[Any], seed: int, count: int) -> Iterator[State[Any]]:
     """Positions where a player is to act, from seeded random games."""
     rng = random.Random(seed)
     state = game.new_state()

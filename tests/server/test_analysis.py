@@ -9,6 +9,8 @@ import threading
 import time
 from typing import Any
 
+from starlette.applications import Starlette
+
 from tests.server.conftest import Table, new_table, serving
 
 FOOLS_MATE = ("f3", "e5", "g4", "Qh4#")
@@ -157,7 +159,8 @@ def test_an_analysis_asked_for_twice_at_once_is_made_once(postgres_url: str) -> 
         for thread in threads:
             thread.join(timeout=30)
         assert [answer.status_code for answer in answers] == [202] * 4
-        hall = client.app.state.hall  # type: ignore[attr-defined]
+        assert isinstance(client.app, Starlette)
+        hall = client.app.state.hall
         assert hall.analyses.running <= 1  # one analysis, whoever asked first
         found, _ = until_done(table, 120)
         assert found["status"] == "done"

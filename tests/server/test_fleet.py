@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from starlette.applications import Starlette
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import cli
@@ -375,7 +376,8 @@ def test_news_heard_while_the_game_is_read_from_the_store_is_not_lost(
     the next one). Two apps on one database; the news handed over by hand."""
     with serving(postgres_url) as first, serving(postgres_url) as second:
         table = new_table(first, "chess", opponent="local")
-        hall = second.app.state.hall  # type: ignore[attr-defined]
+        assert isinstance(second.app, Starlette)
+        hall = second.app.state.hall
         was_read, go_on = threading.Event(), threading.Event()
         load = hall._load  # the hall's one way to read a game from the store
 
@@ -396,7 +398,8 @@ def test_news_heard_while_the_game_is_read_from_the_store_is_not_lost(
         assert moved.status_code == 200, moved.text
         events = first.get(f"/api/games/{table.id}/events").json()["events"]
         news = News("the-first", table.id, 1, events)
-        second.portal.call(hall.hear, news)  # type: ignore[union-attr]
+        assert second.portal is not None  # the client's, while it serves
+        second.portal.call(hall.hear, news)
         go_on.set()
         reader.join(10)
         hall._load = load

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
@@ -64,7 +65,8 @@ def test_the_help_fits_inside_80_columns_without_wrapping() -> None:
         await pilot.press("f1")
         await pilot.pause()
         box = app.screen.query_one("#help-text", Static)
-        assert inside(app, box.parent.region)  # type: ignore[union-attr]
+        assert isinstance(box.parent, Widget)
+        assert inside(app, box.parent.region)
         # Each line of the help is one line on screen: none wraps into orphan words.
         assert box.region.height == HELP_TEXT.count("\n") + 1
         assert box.region.width >= max(len(line) for line in HELP_TEXT.splitlines()) - 8
