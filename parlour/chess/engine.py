@@ -1528,11 +1528,11 @@ def new_searcher(hash_entries: int = 400_000, *, native: bool = True) -> Searche
 @dataclass(frozen=True, slots=True)
 class Level:
     """How one level searches: at most ``seconds`` a move; levels 1-3 to a fixed
-    ``depth``, picking any move within ``margin`` centipawns of the best; levels 4-7
+    ``depth``, picking any move within ``margin`` centipawns of the best; levels 4-9
     a fixed number of ``nodes`` a move (so that their measured strength does not
-    depend on the machine or on which search runs: the C one finds the same moves
-    as the Python one, only sooner), and the top levels as deep as their time
-    allows."""
+    depend on the machine or its load, nor on which search runs: the C one finds
+    the same moves as the Python one, only sooner), and the top level as deep as
+    its time allows."""
 
     seconds: float
     depth: int | None = None
@@ -1546,7 +1546,9 @@ class Level:
 #: reached in the 0.4, 0.9 and 1.5 s a move at which they were measured against
 #: Stockfish (its 75,000 to 95,000 nodes a second on a quiet machine, most
 #: searches stopping at 55 to 75 % of their time when the next iteration would not
-#: finish); level 7 what the C search reaches in 0.5 s (docs/benchmarks.md).
+#: finish); level 7 what the C search reaches in 0.5 s, level 8 in 3 s and level 9
+#: in 6 s on a quiet machine of 2026 (docs/benchmarks.md); a slower machine stops
+#: at the time instead.
 LEVELS: dict[int, Level] = {
     1: Level(0.3, depth=1, margin=220, book=False),
     2: Level(0.4, depth=2, margin=120, book=False),
@@ -1555,8 +1557,8 @@ LEVELS: dict[int, Level] = {
     5: Level(1.0, nodes=50_000),
     6: Level(2.0, nodes=80_000),
     7: Level(3.0, nodes=640_000),
-    8: Level(3.0),
-    9: Level(5.0),
+    8: Level(6.0, nodes=5_800_000),
+    9: Level(10.0, nodes=11_600_000),
     10: Level(10.0),
 }
 
@@ -1645,7 +1647,8 @@ class ChessEngine(Engine[Move]):
     #: and Stockfish at 2000 (22) and at 1800 (40, 0.5 s a move), level 6 against
     #: level 5 (8) and Stockfish at 1800 (22, and 40 at 0.5 s); levels 4 to 6 are the
     #: maximum-likelihood fit of all those games together; level 7 against
-    #: Stockfish at 2000 (100 games, 0.5 s a move). Each level below 4
+    #: Stockfish at 2000 (100 games, 0.5 s a move), level 8 the same way (48 games).
+    #: Levels 9 and 10 search more than level 8 and are not measured. Each level below 4
     #: won (nearly) no game against the one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks one ply ahead and plays any move within about two pawns "
@@ -1667,6 +1670,9 @@ class ChessEngine(Engine[Move]):
         7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
         "about 1900 on Stockfish's UCI_Elo scale (37.5 % against Stockfish at UCI_Elo "
         "2000, 0.5 s a move, over 100 games)",
+        8: "the full search to 5,800,000 nodes a move (about 3 s of the search in C): "
+        "about 2050 on Stockfish's UCI_Elo scale (58 % against Stockfish at UCI_Elo "
+        "2000, 0.5 s a move, over 48 games)",
     }
 
     def __init__(self, *, native: bool = True, book: bool = True) -> None:
