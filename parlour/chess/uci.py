@@ -166,7 +166,9 @@ class UciEngine:
         value_at = args.index("value") if "value" in args else len(args)
         name = " ".join(args[1:value_at]).lower()
         value = " ".join(args[value_at + 1 :])
-        if name in ("ponder", "ownbook"):  # Ponder: whether the GUI will ask us to
+        # The two check options: Ponder (the GUI says whether it will ask us to
+        # ponder; nothing to set) and OwnBook.
+        if name in ("ponder", "ownbook"):
             if value.lower() not in ("true", "false"):
                 self.explain(f"option {name!r} is true or false, not {value!r}")
             elif name == "ownbook":
