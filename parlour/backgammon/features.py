@@ -124,6 +124,13 @@ def unpacked(raw: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 2, 25)
 
 
+def _rearmost(present: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """``present[n, side, i]``: whether ``side`` has a checker on point i+1 (index
+    24 the bar). The index (point - 1) of each side's rearmost checker; 24 for a
+    side with none left (one that has borne off)."""
+    return 24 - np.argmax(present[:, :, ::-1], axis=2)
+
+
 def kinds_of_counts(counts: Counts) -> npt.NDArray[np.int8]:
     """The kind of each position (rows of 50 counts): :data:`RACE`,
     :data:`CRASHED` or :data:`CONTACT`.
@@ -135,7 +142,7 @@ def kinds_of_counts(counts: Counts) -> npt.NDArray[np.int8]:
     sides = np.asarray(counts, dtype=np.int64).reshape(-1, 2, 25)
     # the point (1 to 25, the bar) of each side's rearmost checker, 0 with none
     present = sides > 0
-    rearmost = np.where(present.any(axis=2), 25 - np.argmax(present[:, :, ::-1], axis=2), 0)
+    rearmost = np.where(present.any(axis=2), _rearmost(present) + 1, 0)
     # a checker on point p meets the other side's rearmost, on its point q, unless
     # it already stands past it: p + q > 25
     contact = rearmost[:, 0] + rearmost[:, 1] > 25
@@ -191,7 +198,7 @@ def features_of_counts(counts: npt.NDArray[np.uint8]) -> Array:
     windows = ((made << 12)[:, :, None] >> np.arange(25)) & 0xFFF
     escapes = _ESCAPES[windows]  # [n, side, point - 1]
     present = own > 0
-    rearmost = 24 - np.argmax(present[:, :, ::-1], axis=2)  # its point - 1
+    rearmost = _rearmost(present)
     back = np.take_along_axis(escapes, rearmost[:, :, None], axis=2)[:, :, 0]
     out[:, :, 1] = np.where(held != 0, back / 36, 1.0)
     contained = 1 - escapes[:, :, 14:24].min(axis=2) / 36
