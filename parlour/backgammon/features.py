@@ -128,7 +128,8 @@ def _rearmost(present: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
     """``present[n, side, i]``: whether ``side`` has a checker on point i+1 (index
     24 the bar). The index (point - 1) of each side's rearmost checker; 24 for a
     side with none left (one that has borne off)."""
-    return 24 - np.argmax(present[:, :, ::-1], axis=2)
+    index: npt.NDArray[np.intp] = 24 - np.argmax(present[:, :, ::-1], axis=2)
+    return index
 
 
 def kinds_of_counts(counts: Counts) -> npt.NDArray[np.int8]:
