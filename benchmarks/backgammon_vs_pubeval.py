@@ -1,16 +1,18 @@
 """Cubeless money games between Parlour's backgammon network and a yardstick:
-pubeval (Tesauro's public linear evaluator) or GNU Backgammon at 0-ply, both from
-gnubg-nn, or another of Parlour's own levels. Duplicate dice: each dice sequence is
-played twice with the seats swapped, which cancels much of the luck. Prints points
-per game for Parlour's level (by default level 6, the network's plain 0-ply play)
-with its 95 % interval, and the time each Parlour level took a move (the mean and
-the worst over every position met).
+pubeval (Tesauro's public linear evaluator) or GNU Backgammon (at 0-ply, or looking
+one or two throws ahead with ``--gnubg-plies``), both from gnubg-nn, or another of
+Parlour's own levels. Duplicate dice: each dice sequence is played twice with the
+seats swapped, which cancels much of the luck. Prints points per game for Parlour's
+level (by default level 6, the network's plain 0-ply play) with its 95 % interval,
+and the time each Parlour level took a move (the mean and the worst over every
+position met).
 
     python benchmarks/backgammon_vs_pubeval.py --games 1000 [--opponent gnubg] \
         [--weights bg-train.npz]
     python benchmarks/backgammon_vs_pubeval.py --level 7 --opponent 6 --games 400
     python benchmarks/backgammon_vs_pubeval.py --level 7 --filters 8:0.16,8:inf --opponent 7
     python benchmarks/backgammon_vs_pubeval.py --opponent gnubg --games 10000 --lend contact
+    python benchmarks/backgammon_vs_pubeval.py --level 7 --opponent gnubg --gnubg-plies 2
 
 ``--lend`` is a diagnostic of where the points go: in positions of the kinds named
 (gnubg's classes: contact, crashed, race) Parlour's side plays gnubg's 0-ply play,
@@ -20,6 +22,7 @@ so the rise of its score shows what its own play of those kinds costs.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -101,8 +104,10 @@ def pubeval_player(position: Position, dice: tuple[int, int]) -> Position:
     return checked(position, dice, tuple(moves))
 
 
-def gnubg_player(position: Position, dice: tuple[int, int]) -> Position:
-    pairs = gnubg_nn.best_move(gnubg_board(position), dice[0], dice[1])
+def gnubg_player(position: Position, dice: tuple[int, int], plies: int = 0) -> Position:
+    """gnubg-nn's play, judged ``plies`` throws ahead (0: its network as it stands;
+    1 and 2 its own look ahead, with its own move filters)."""
+    pairs = gnubg_nn.best_move(gnubg_board(position), dice[0], dice[1], n=plies)
     return checked(position, dice, tuple(CheckerMove(start, end) for start, end in pairs))
 
 
@@ -180,7 +185,14 @@ def main() -> int:
     parser.add_argument(
         "--opponent",
         default="pubeval",
-        help="pubeval, gnubg (0-ply) or a Parlour level (1-7)",
+        help="pubeval, gnubg (0-ply; see --gnubg-plies) or a Parlour level (1-7)",
+    )
+    parser.add_argument(
+        "--gnubg-plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=0,
+        help="the gnubg opponent looks this many throws ahead (default 0)",
     )
     parser.add_argument("--weights", type=Path, help="a training checkpoint (default: shipped)")
     parser.add_argument(
@@ -213,12 +225,16 @@ def main() -> int:
     if args.opponent == "pubeval":
         opponent = pubeval_player
     elif args.opponent == "gnubg":
-        opponent = gnubg_player
+        opponent = functools.partial(gnubg_player, plies=args.gnubg_plies)
     elif args.opponent.isdigit():
         opponent = Timed(engine, engine.check_level(int(args.opponent)), args.seed + 1)
     else:
         parser.error(f"no such opponent: {args.opponent}")
     name = f"level {args.opponent}" if args.opponent.isdigit() else args.opponent
+    if args.opponent == "gnubg" and args.gnubg_plies:
+        name = f"gnubg {args.gnubg_plies}-ply"
+    elif args.gnubg_plies:
+        parser.error("--gnubg-plies is for --opponent gnubg")
     parlour_side: Chooser = parlour_player
     if args.lend:
         parlour_side = lent = Lent(parlour_player, {KINDS[kind] for kind in args.lend})
