@@ -1087,8 +1087,8 @@ take_best(Scored *list, int i, int n)
     }
 }
 
-static int search(S *s, int depth, int alpha, int beta, int ply, Sums at);
-static int quiesce(S *s, int alpha, int beta, int ply, Sums at);
+static int search(S *s, int depth, int alpha, int beta, int ply, Sums at, int checked);
+static int quiesce(S *s, int alpha, int beta, int ply, Sums at, int checked);
 
 /* Searcher._best_reply */
 static int
@@ -1099,7 +1099,7 @@ best_reply(S *s, Scored *ordered, int n, int alpha, int beta, int best, int ply,
         Move m = ordered[i].move;
         Sums child = delta(s, m, at);
         make_move(&s->pos, m);
-        int score = -quiesce(s, -beta, -alpha, ply + 1, child);
+        int score = -quiesce(s, -beta, -alpha, ply + 1, child, -1);
         unmake_move(&s->pos);
         if (s->stopped)
             return 0;
@@ -1134,9 +1134,10 @@ quiesce_evasions(S *s, int alpha, int beta, int ply, Sums at)
     return best_reply(s, ordered, n, alpha, beta, -MATE + ply, ply, at);
 }
 
-/* Searcher._quiesce */
+/* Searcher._quiesce. ``checked``: whether the side to move is in check, where
+ * the caller knows it already (it found out when the move was made), or -1. */
 static int
-quiesce(S *s, int alpha, int beta, int ply, Sums at)
+quiesce(S *s, int alpha, int beta, int ply, Sums at, int checked)
 {
     if (!tick(s))
         return 0;
@@ -1145,7 +1146,7 @@ quiesce(S *s, int alpha, int beta, int ply, Sums at)
     Position *p = &s->pos;
     if (ply >= MAX_PLY - 2)
         return blend(s, at.mg, at.eg, at.phase, at.pawns);
-    if (in_check(p))
+    if (checked < 0 ? in_check(p) : checked)
         return quiesce_evasions(s, alpha, beta, ply, at);
     int stand = blend(s, at.mg, at.eg, at.phase, at.pawns);
     if (stand >= beta)
@@ -1205,7 +1206,9 @@ null_search(S *s, int depth, int beta, int ply, Sums at)
     p->hash = h;
     p->color ^= 24;
     int reduction = depth >= 6 ? 3 : 2;
-    int score = -search(s, depth - 1 - reduction, -beta, -beta + 1, ply + 1, at);
+    /* After a pass the side to move cannot be in check (the side that passed was
+     * not, or there would be no pass). */
+    int score = -search(s, depth - 1 - reduction, -beta, -beta + 1, ply + 1, at, 0);
     p->color ^= 24;
     p->ep = saved_ep, p->halfmove = saved_halfmove, p->hash = saved_hash;
     p->stack_len--;
@@ -1214,16 +1217,17 @@ null_search(S *s, int depth, int beta, int ply, Sums at)
 
 /* Searcher._search */
 static int
-search(S *s, int depth, int alpha, int beta, int ply, Sums at)
+search(S *s, int depth, int alpha, int beta, int ply, Sums at, int checked)
 {
     Position *p = &s->pos;
     if (is_draw(s, at.phase))
         return 0;
-    int checked = in_check(p);
+    if (checked < 0)
+        checked = in_check(p);
     if (checked)
         depth++;
     if (depth <= 0)
-        return quiesce(s, alpha, beta, ply, at);
+        return quiesce(s, alpha, beta, ply, at, checked);
     if (!tick(s))
         return 0;
     if (ply >= MAX_PLY - 2)
@@ -1328,24 +1332,27 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at)
         make_move(p, m);
         if (depth > 1) /* the child will look itself up: start fetching its slot */
             table_prefetch(&s->table, p->hash);
-        if (quiet && searched >= quiet_limit && !in_check(p)) {
+        /* Whether the move gives check: found once here, for the pruning, the
+         * reduction and each search of the child, which would each ask again. */
+        int gives = in_check(p);
+        if (quiet && searched >= quiet_limit && !gives) {
             unmake_move(p);
             continue;
         }
         int score;
         if (searched == 0) {
-            score = -search(s, depth - 1, -beta, -alpha, ply + 1, child);
+            score = -search(s, depth - 1, -beta, -alpha, ply + 1, child, gives);
         } else {
             int reduction = 0;
             if (quiet && searched >= 3 && depth >= 3 && !checked)
-                reduction = in_check(p) ? 0 : searched < 8 ? 1 : 2;
+                reduction = gives ? 0 : searched < 8 ? 1 : 2;
             /* _search_later */
             int d = depth - 1;
-            score = -search(s, d - reduction, -alpha - 1, -alpha, ply + 1, child);
+            score = -search(s, d - reduction, -alpha - 1, -alpha, ply + 1, child, gives);
             if (!s->stopped && score > alpha && reduction)
-                score = -search(s, d, -alpha - 1, -alpha, ply + 1, child);
+                score = -search(s, d, -alpha - 1, -alpha, ply + 1, child, gives);
             if (!s->stopped && alpha < score && score < beta)
-                score = -search(s, d, -beta, -alpha, ply + 1, child);
+                score = -search(s, d, -beta, -alpha, ply + 1, child, gives);
         }
         unmake_move(p);
         if (s->stopped)
@@ -1409,11 +1416,11 @@ root_search(S *s, int depth, const Move *roots, int n, Sums at, int alpha, int b
         make_move(p, m);
         int score;
         if (i == 0) {
-            score = -search(s, depth - 1, -beta, -alpha, 1, child);
+            score = -search(s, depth - 1, -beta, -alpha, 1, child, -1);
         } else {
-            score = -search(s, depth - 1, -alpha - 1, -alpha, 1, child);
+            score = -search(s, depth - 1, -alpha - 1, -alpha, 1, child, -1);
             if (!s->stopped && score > alpha)
-                score = -search(s, depth - 1, -beta, -alpha, 1, child);
+                score = -search(s, depth - 1, -beta, -alpha, 1, child, -1);
         }
         unmake_move(p);
         if (s->stopped)
@@ -1447,7 +1454,7 @@ root_exact(S *s, int depth, const Move *roots, int n, Sums at, int margin, int *
         Sums child = delta(s, m, at);
         int floor = best > -INFINITY_SCORE ? best - margin - 1 : -INFINITY_SCORE;
         make_move(p, m);
-        int score = -search(s, depth - 1, -INFINITY_SCORE, -floor, 1, child);
+        int score = -search(s, depth - 1, -INFINITY_SCORE, -floor, 1, child, -1);
         unmake_move(p);
         if (s->stopped)
             return;
