@@ -297,7 +297,9 @@ class MatchCube:
     line in the chance to win ``p`` between the points where each side would be
     doubled out; here each point is found from the match equity table, with the
     taker's own redouble counted a few doublings up. The winning chance with the
-    cube is ``CUBE_EFFICIENCY`` of the live cube's and the rest of the dead cube's.
+    cube is ``CUBE_EFFICIENCY`` of the live cube's and the rest of the dead cube's,
+    except where the side without the cube needs no more than a single win at its
+    value: the owner's cube is then taken as fully live (see :meth:`cubeful`).
     The gammon rates stay those of ``chances`` as ``p`` varies.
     """
 
@@ -417,6 +419,15 @@ class MatchCube:
         dead = self.dead(p, cube)
         if not self.alive:
             return dead
+        if (owner == "opponent" and self.away <= cube) or (
+            owner == "me" and self.opponent_away <= cube
+        ):
+            # The side without the cube already plays for the match (a single
+            # win at this cube is enough): nothing checks the owner's redouble,
+            # which comes at once or nearly, and a dead share would leave out most
+            # of what it is worth (a leader's double that gnubg calls a large
+            # error looked right with it: tests/backgammon/test_cube_oracle.py).
+            efficiency = 1.0
         return efficiency * self.live(p, cube, owner) + (1 - efficiency) * dead
 
     def normalised(self, chance: float, cube: int) -> float:

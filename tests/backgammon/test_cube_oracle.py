@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from parlour.backgammon.engine import BackgammonEngine
 from parlour.backgammon.equity import published_table
-from parlour.backgammon.rules import BackgammonState
+from parlour.backgammon.rules import BACKGAMMON, BackgammonState
 from tests.backgammon.gnubg_cube import (
     Tally,
     Verdict,
@@ -67,3 +68,25 @@ def test_with_its_own_chances_the_engine_stays_within_a_bound(judged: Judged) ->
     # the cube model, make most of the difference.
     assert everything.agreed >= 0.6 * everything.decisions
     assert everything.lost <= 0.04 * everything.decisions
+
+
+#: Two positions of a 7-point match at 5-0 (the side on roll two away, the other
+#: seven), both with gammons likely for the leader: gnubg calls the leader's double
+#: a large error in each (the trailer takes, and its redouble is worth a great deal
+#: where the leader has nothing more to play for).
+LEADER_TWO_AWAY = ("i2bwEDDYPcQDBA:cAngAAAAKAAA", "xDecADHMtpEDAg:cAngAAAAKAAA")
+
+
+def test_a_leader_two_away_keeps_the_cube_as_gnubg_does(tmp_path: Path) -> None:
+    states = [BACKGAMMON.state_from_text(text) for text in LEADER_TWO_AWAY]
+    assert all(state.match_length == 7 for state in states)
+    assert all(state.match_length - state.score[state.mover] == 2 for state in states)
+    verdicts, _, _ = gnubg_verdicts(states, tmp_path, plies=2)
+    engine = BackgammonEngine()
+    for state, verdict in zip(states, verdicts, strict=True):
+        ours = engine.cube_decision_from(state, verdict.chances)
+        assert not verdict.doubles and verdict.double_loss(True) > 0.16
+        assert not ours.should_double, (state.to_text(), ours, verdict)
+        # The double/take's worth is gnubg's (it was 0.29 and 0.26 too high when
+        # the trailer's redouble was blended with a dead cube)
+        assert ours.double_take == pytest.approx(verdict.double_take, abs=0.05)
