@@ -295,10 +295,10 @@ class BackgammonEngine(Engine[BackgammonMove]):
         return self._search(position, dice, filters or LEVEL_FILTERS[self.strongest])
 
     def time_limit(self, level: int) -> float:
-        """The longest a move of ``level`` takes on this machine, with a margin:
-        the worst measured over the positions of real games while the machine was
-        busy (docs/benchmarks.md, "The levels with the 1-ply network": the levels
-        that judge at 0-ply 0.19 s, level 7 0.59 s)."""
+        """About the longest a move of ``level`` takes: the worst measured over the
+        positions of real games (docs/benchmarks.md, "The levels with f2": the
+        levels that judge at 0-ply 0.24 s, the first bear-off loading the database;
+        level 7 0.86 s with the machine otherwise quiet, more beside other work)."""
         self.check_level(level)
         return 1.0 if level == 7 else 0.25
 
