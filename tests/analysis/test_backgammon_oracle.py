@@ -10,9 +10,10 @@ judgement says so), written as .mat files, and analysed twice: by GNU Backgammon
 through its embedded Python; its cube verdicts by ``cfevaluate`` at 2-ply) and by
 the coach. Each play's and each cube decision's equity lost is compared.
 
-The coach is only as good as its engine: its network scores -0.25 points a game
-against gnubg's at 0-ply (docs/benchmarks.md), so some disagreement is expected;
-the thresholds below are what it measures, with a margin.
+The coach is only as good as its engine: its network plays level with gnubg's at
+0-ply (docs/benchmarks.md) but judges single positions less well than gnubg's 2-ply,
+so some disagreement is expected; the thresholds below are what it measures, with a
+margin.
 """
 
 from __future__ import annotations
