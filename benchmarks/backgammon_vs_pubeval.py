@@ -221,20 +221,21 @@ def main() -> int:
 
     engine = BackgammonEngine(network)
     parlour_player = Timed(engine, args.level, args.seed, args.filters)
+    if args.gnubg_plies and args.opponent != "gnubg":
+        parser.error("--gnubg-plies is for --opponent gnubg")
     opponent: Chooser
+    name = args.opponent
     if args.opponent == "pubeval":
         opponent = pubeval_player
     elif args.opponent == "gnubg":
         opponent = functools.partial(gnubg_player, plies=args.gnubg_plies)
+        if args.gnubg_plies:
+            name = f"gnubg {args.gnubg_plies}-ply"
     elif args.opponent.isdigit():
         opponent = Timed(engine, engine.check_level(int(args.opponent)), args.seed + 1)
+        name = f"level {args.opponent}"
     else:
         parser.error(f"no such opponent: {args.opponent}")
-    name = f"level {args.opponent}" if args.opponent.isdigit() else args.opponent
-    if args.opponent == "gnubg" and args.gnubg_plies:
-        name = f"gnubg {args.gnubg_plies}-ply"
-    elif args.gnubg_plies:
-        parser.error("--gnubg-plies is for --opponent gnubg")
     parlour_side: Chooser = parlour_player
     if args.lend:
         parlour_side = lent = Lent(parlour_player, {KINDS[kind] for kind in args.lend})
