@@ -84,6 +84,12 @@ static const int PROMOTION_ORDER[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
 static int CELL[64];
 static int RANK_OF[120]; /* -1 on the border */
 static int FILE_OF[120];
+/* By the difference of two cells plus 77: the queen's step that leads from the first
+ * towards the second along a line, or 0 (LINE); whether a knight on the first reaches
+ * the second (KNIGHT_REACH). On the 10x12 board a difference can also join two cells
+ * on no line, so a walk along the step confirms it: it meets the border first. */
+static int LINE[155];
+static unsigned char KNIGHT_REACH[155];
 
 typedef uint32_t Move; /* from << 16 | to << 8 | flag; 0 is no move */
 #define MOVE(fr, to, flag) ((Move)(fr) << 16 | (Move)(to) << 8 | (Move)(flag))
@@ -133,6 +139,11 @@ init_board(void)
         CELL[sq] = 21 + (sq & 7) + 10 * (sq >> 3);
         RANK_OF[CELL[sq]] = sq >> 3;
         FILE_OF[CELL[sq]] = sq & 7;
+    }
+    for (int i = 0; i < 8; i++) {
+        for (int k = 1; k <= 7; k++)
+            LINE[77 + k * QUEEN_DIRS[i]] = QUEEN_DIRS[i];
+        KNIGHT_REACH[77 + KNIGHT_DIRS[i]] = 1;
     }
 }
 
@@ -204,6 +215,50 @@ static inline int
 in_check(const Position *p)
 {
     return attacked(p, p->kings[p->color >> 4], p->color ^ 24);
+}
+
+/* ChessBoard.in_check, just after the move m was made, found faster. The side to
+ * move was not in check before m (its opponent had just moved legally), so only the
+ * piece m moved or a line m opened through the cell it left can give check; en
+ * passant (a second cell emptied) and castling (a second piece moved) ask in full. */
+static int
+in_check_after(const Position *p, Move m)
+{
+    int flag = MOVE_FLAG(m);
+    if (flag == EN_PASSANT || flag == CASTLE)
+        return in_check(p);
+    const int *b = p->b;
+    int king = p->kings[p->color >> 4];
+    int fr = MOVE_FROM(m), to = MOVE_TO(m);
+    int piece = b[to], kind = piece & 7, mover = piece & (WHITE | BLACK);
+    int near = king - to + 77;
+    if (kind == PAWN) {
+        if (mover == WHITE ? near == 77 + 9 || near == 77 + 11 : near == 77 - 9 || near == 77 - 11)
+            return 1;
+    } else if (kind == KNIGHT) {
+        if (KNIGHT_REACH[near])
+            return 1;
+    } else if (kind != KING) {
+        int d = LINE[near];
+        int straight = d == 1 || d == -1 || d == 10 || d == -10;
+        if (d && (kind == QUEEN || (kind == ROOK) == straight)) {
+            int t = to + d;
+            while (b[t] == EMPTY)
+                t += d;
+            if (t == king)
+                return 1;
+        }
+    }
+    /* The line from the king through the cell m left, to its first piece. */
+    int d = LINE[fr - king + 77];
+    if (!d)
+        return 0;
+    int t = king + d;
+    while (b[t] == EMPTY)
+        t += d;
+    int q = b[t];
+    int straight = d == 1 || d == -1 || d == 10 || d == -10;
+    return q == (mover | QUEEN) || q == (mover | (straight ? ROOK : BISHOP));
 }
 
 /* ChessBoard._ep_is_legal */
@@ -1099,7 +1154,7 @@ best_reply(S *s, Scored *ordered, int n, int alpha, int beta, int best, int ply,
         Move m = ordered[i].move;
         Sums child = delta(s, m, at);
         make_move(&s->pos, m);
-        int score = -quiesce(s, -beta, -alpha, ply + 1, child, -1);
+        int score = -quiesce(s, -beta, -alpha, ply + 1, child, in_check_after(&s->pos, m));
         unmake_move(&s->pos);
         if (s->stopped)
             return 0;
@@ -1334,7 +1389,7 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at, int checked)
             table_prefetch(&s->table, p->hash);
         /* Whether the move gives check: found once here, for the pruning, the
          * reduction and each search of the child, which would each ask again. */
-        int gives = in_check(p);
+        int gives = in_check_after(p, m);
         if (quiet && searched >= quiet_limit && !gives) {
             unmake_move(p);
             continue;
