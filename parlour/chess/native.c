@@ -84,6 +84,8 @@ static const int PROMOTION_ORDER[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
 static int CELL[64];
 static int RANK_OF[120]; /* -1 on the border */
 static int FILE_OF[120];
+static int SQUARE_OF[120]; /* 0-63, a1 = 0, h8 = 63; -1 on the border */
+#define SQUARE_BIT(cell) ((uint64_t)1 << SQUARE_OF[cell])
 /* By the difference of two cells plus 77: the queen's step that leads from the first
  * towards the second along a line, or 0 (LINE); whether a knight on the first reaches
  * the second (KNIGHT_REACH). On the 10x12 board a difference can also join two cells
@@ -134,9 +136,10 @@ static void
 init_board(void)
 {
     for (int c = 0; c < 120; c++)
-        RANK_OF[c] = FILE_OF[c] = -1;
+        RANK_OF[c] = FILE_OF[c] = SQUARE_OF[c] = -1;
     for (int sq = 0; sq < 64; sq++) {
         CELL[sq] = 21 + (sq & 7) + 10 * (sq >> 3);
+        SQUARE_OF[CELL[sq]] = sq;
         RANK_OF[CELL[sq]] = sq >> 3;
         FILE_OF[CELL[sq]] = sq & 7;
     }
@@ -159,12 +162,17 @@ typedef struct {
     int ep;
     int halfmove;
     uint64_t hash;
+    uint64_t men[2]; /* Position.men before the move (make sets it; unmake reads it) */
 } Undo;
 
 typedef struct {
     int b[120];
     int color;
     int kings[2]; /* by colour >> 4: White 0, Black 1 */
+    /* The squares each side's pieces stand on (by colour >> 4, a bit a square, a1
+     * the lowest), kept up by make and unmake: the move generator walks them in
+     * the board's order instead of looking at all 64 squares. Not in board.py. */
+    uint64_t men[2];
     int castling;
     int ep;
     int halfmove;
@@ -294,8 +302,9 @@ legal_ep_cell(Position *p, int passed, int pawn_cell)
 
 /* -- move generation (ChessBoard.generate and its helpers), in its order ----------- */
 
-/* ChessBoard._pawn_moves */
-static int
+/* ChessBoard._pawn_moves (inlined: a call for every pawn of every position cost
+ * more than the work for most of them) */
+static inline __attribute__((always_inline)) int
 pawn_moves(Position *p, int fr, int pin, int enemy, int captures_only, Move *out, int n)
 {
     const int *b = p->b;
@@ -425,10 +434,8 @@ generate_moves(Position *p, Move *out, int captures_only)
         }
     }
 
-    for (int sq = 0; sq < 64; sq++) {
-        int fr = CELL[sq], piece = b[fr];
-        if (!(piece & color))
-            continue;
+    for (uint64_t men = p->men[color >> 4]; men; men &= men - 1) {
+        int fr = CELL[__builtin_ctzll(men)], piece = b[fr];
         int kind = piece & 7, pin = 0;
         for (int i = 0; i < pin_count; i++)
             if (pin_cells[i] == fr)
@@ -514,6 +521,7 @@ make_move(Position *p, Move m)
     Undo *u = &p->stack[p->stack_len++];
     u->move = m, u->captured = captured, u->castling = castling, u->ep = ep;
     u->halfmove = p->halfmove, u->hash = h;
+    u->men[0] = p->men[0], u->men[1] = p->men[1];
     h ^= T.zobrist[piece][fr] ^ T.zobrist[piece][to] ^ T.zobrist_black;
     if (captured) {
         h ^= T.zobrist[captured][to];
@@ -525,6 +533,9 @@ make_move(Position *p, Move m)
     }
     b[to] = piece;
     b[fr] = EMPTY;
+    p->men[color >> 4] ^= SQUARE_BIT(fr) | SQUARE_BIT(to);
+    if (captured)
+        p->men[(color ^ 24) >> 4] ^= SQUARE_BIT(to);
     if (ep) {
         h ^= T.zobrist_ep[ep];
         ep = 0;
@@ -538,11 +549,13 @@ make_move(Position *p, Move m)
             int victim_cell = color == WHITE ? to - 10 : to + 10;
             h ^= T.zobrist[b[victim_cell]][victim_cell];
             b[victim_cell] = EMPTY;
+            p->men[(color ^ 24) >> 4] ^= SQUARE_BIT(victim_cell);
         } else if (flag == CASTLE) {
             int rook_from = T.castling_rook_from[to], rook_to = T.castling_rook_to[to];
             int rook = b[rook_from];
             b[rook_to] = rook;
             b[rook_from] = EMPTY;
+            p->men[color >> 4] ^= SQUARE_BIT(rook_from) | SQUARE_BIT(rook_to);
             h ^= T.zobrist[rook][rook_from] ^ T.zobrist[rook][rook_to];
         } else {
             int promoted = (flag - PROMOTE) | color;
@@ -576,11 +589,13 @@ unmake_move(Position *p)
     int color = p->color ^ 24;
     p->color = color;
     int piece = b[to];
+    p->men[0] = u->men[0], p->men[1] = u->men[1];
     if (flag) {
         if (flag >= PROMOTE) {
             piece = PAWN | color;
         } else if (flag == EN_PASSANT) {
-            b[color == WHITE ? to - 10 : to + 10] = PAWN | (color ^ 24);
+            int victim_cell = color == WHITE ? to - 10 : to + 10;
+            b[victim_cell] = PAWN | (color ^ 24);
         } else if (flag == CASTLE) {
             int rook_from = T.castling_rook_from[to], rook_to = T.castling_rook_to[to];
             b[rook_from] = b[rook_to];
@@ -1872,6 +1887,12 @@ Searcher_begin(SearcherObject *self, PyObject *args, PyObject *kwargs)
     }
 
     memcpy(p->b, cells, sizeof cells);
+    p->men[0] = p->men[1] = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        int piece = p->b[CELL[sq]];
+        if (piece & (WHITE | BLACK))
+            p->men[(piece & BLACK) ? 1 : 0] |= (uint64_t)1 << sq;
+    }
     p->color = color;
     p->kings[0] = (int)king_cells[0];
     p->kings[1] = (int)king_cells[1];
