@@ -848,11 +848,16 @@ table_put(Table *table, uint64_t key, int depth, int score, int bound, Move move
 
 /* -- the searcher: what lasts from search to search ------------------------------- */
 
-/* A move with its ordering key: Python's (key, move) tuples. */
-typedef struct {
-    int64_t key;
-    Move move;
-} Scored;
+/* A move with its ordering key, Python's (key, move) tuple, packed into one number
+ * that orders as the tuple does: key * 2^24 + move (a packed move is below 2^24),
+ * so that choosing the next move compares one number, not two. A key must lie
+ * within +-KEY_LIMIT: the history, the only one that grows, is read as at most that
+ * (a credit of a few hundred a cut-off, aged at each search's start, would need far
+ * more nodes than a search of days to reach it; until then the order is Python's). */
+typedef int64_t Scored;
+#define KEY_LIMIT ((int64_t)1 << 38)
+#define SCORED(key, move) ((int64_t)(key) * ((int64_t)1 << 24) + (int64_t)(move))
+#define SCORED_MOVE(scored) ((Move)((scored) & 0xFFFFFF))
 
 typedef struct {
     PyObject_HEAD
@@ -1138,22 +1143,33 @@ is_draw(const S *s, int phase)
 }
 
 /* Python's list.sort(reverse=True) over (key, move) tuples orders by key, then by
- * move, both descending (the moves differ, so there are no ties). Taking the
- * greatest of the rest before each move is tried gives the same order, and costs
- * nothing for the moves never reached once one of the first refutes the position,
- * where sorting them all first cost a tenth of the search's time. */
+ * move, both descending (the moves differ, so there are no ties). The first few
+ * moves are each taken as the greatest of the rest when they are tried, which costs
+ * nothing for the moves never reached once one of the first refutes the position
+ * (sorting them all first cost a tenth of the search's time); a position that gets
+ * past them is likely to try them all, and the rest are sorted at once (taking the
+ * greatest each time scanned the rest for every move). Either way the same order.
+ * Called for i = 0, 1, 2, ... in turn: list[i] becomes the i-th move. */
+#define PICKED_ONE_BY_ONE 2
 static inline void
 take_best(Scored *list, int i, int n)
 {
-    int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (list[j].key > list[best].key
-            || (list[j].key == list[best].key && list[j].move > list[best].move))
-            best = j;
-    if (best != i) {
+    if (i < PICKED_ONE_BY_ONE) {
+        int best = i;
+        for (int j = i + 1; j < n; j++)
+            if (list[j] > list[best])
+                best = j;
         Scored item = list[best];
         list[best] = list[i];
         list[i] = item;
+    } else if (i == PICKED_ONE_BY_ONE) {
+        for (int j = i + 1; j < n; j++) {
+            Scored item = list[j];
+            int k = j;
+            for (; k > i && list[k - 1] < item; k--)
+                list[k] = list[k - 1];
+            list[k] = item;
+        }
     }
 }
 
@@ -1166,7 +1182,7 @@ best_reply(S *s, Scored *ordered, int n, int alpha, int beta, int best, int ply,
 {
     for (int i = 0; i < n; i++) {
         take_best(ordered, i, n);
-        Move m = ordered[i].move;
+        Move m = SCORED_MOVE(ordered[i]);
         Sums child = delta(s, m, at);
         make_move(&s->pos, m);
         int score = -quiesce(s, -beta, -alpha, ply + 1, child, in_check_after(&s->pos, m));
@@ -1197,9 +1213,8 @@ quiesce_evasions(S *s, int alpha, int beta, int ply, Sums at)
     Scored *ordered = s->scored[ply];
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
-        ordered[i].key = (int64_t)T.order_value[b[MOVE_TO(m)]] * 16
-                         - T.order_value[b[MOVE_FROM(m)]] / 16;
-        ordered[i].move = m;
+        ordered[i] = SCORED((int64_t)T.order_value[b[MOVE_TO(m)]] * 16
+                                - T.order_value[b[MOVE_FROM(m)]] / 16, m);
     }
     return best_reply(s, ordered, n, alpha, beta, -MATE + ply, ply, at);
 }
@@ -1243,14 +1258,11 @@ quiesce(S *s, int alpha, int beta, int ply, Sums at, int checked)
                 continue;
             if (T.order_value[b[fr]] > gain + 50 && attacked(p, to, enemy))
                 continue;
-            captures[count].key = (int64_t)gain * 16 - T.order_value[b[fr]] / 16;
-            captures[count++].move = m;
+            captures[count++] = SCORED((int64_t)gain * 16 - T.order_value[b[fr]] / 16, m);
         } else if (flag == PROMOTE + QUEEN) {
-            captures[count].key = 800 * 16;
-            captures[count++].move = m;
+            captures[count++] = SCORED(800 * 16, m);
         } else if (flag == EN_PASSANT) {
-            captures[count].key = 100 * 16 - 6;
-            captures[count++].move = m;
+            captures[count++] = SCORED(100 * 16 - 6, m);
         }
     }
     if (!count)
@@ -1385,10 +1397,11 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at, int checked)
             k = 790000;
         else if (m == counter)
             k = 780000;
-        else
+        else {
             k = s->history[b[fr]][to];
-        scored[i].key = k;
-        scored[i].move = m;
+            k = k > KEY_LIMIT ? KEY_LIMIT : k < -KEY_LIMIT ? -KEY_LIMIT : k;
+        }
+        scored[i] = SCORED(k, m);
     }
 
     int original_alpha = alpha;
@@ -1396,9 +1409,9 @@ search(S *s, int depth, int alpha, int beta, int ply, Sums at, int checked)
     Move best_move = 0;
     for (int searched = 0; searched < n; searched++) {
         take_best(scored, searched, n);
-        Move m = scored[searched].move;
+        Move m = SCORED_MOVE(scored[searched]);
         Sums child = delta(s, m, at);
-        int quiet = scored[searched].key < 790000 && !p->b[MOVE_TO(m)];
+        int quiet = scored[searched] < SCORED(790000, 0) && !p->b[MOVE_TO(m)];
         make_move(p, m);
         if (depth > 1) /* the child will look itself up: start fetching its slot */
             table_prefetch(&s->table, p->hash);
