@@ -94,6 +94,13 @@ static int SQUARE_OF[120]; /* 0-63, a1 = 0, h8 = 63; -1 on the border */
  * on no line, so a walk along the step confirms it: it meets the border first. */
 static int LINE[155];
 static unsigned char KNIGHT_REACH[155];
+/* By square (0-63): the squares along each of QUEEN_DIRS to the border (RAYS), and
+ * those a knight or a king there reaches. Against a side's set of squares they say
+ * at once that no piece of that side stands where it could attack, which spares
+ * the walk or the look at each square (the sets are Position.men). */
+static uint64_t RAYS[64][8];
+static uint64_t KNIGHT_SQUARES[64];
+static uint64_t KING_SQUARES[64];
 
 typedef uint32_t Move; /* from << 16 | to << 8 | flag; 0 is no move */
 #define MOVE(fr, to, flag) ((Move)(fr) << 16 | (Move)(to) << 8 | (Move)(flag))
@@ -150,6 +157,17 @@ init_board(void)
             LINE[77 + k * QUEEN_DIRS[i]] = QUEEN_DIRS[i];
         KNIGHT_REACH[77 + KNIGHT_DIRS[i]] = 1;
     }
+    for (int sq = 0; sq < 64; sq++) {
+        int cell = CELL[sq];
+        for (int i = 0; i < 8; i++) {
+            for (int t = cell + QUEEN_DIRS[i]; SQUARE_OF[t] >= 0; t += QUEEN_DIRS[i])
+                RAYS[sq][i] |= (uint64_t)1 << SQUARE_OF[t];
+            if (SQUARE_OF[cell + QUEEN_DIRS[i]] >= 0)
+                KING_SQUARES[sq] |= (uint64_t)1 << SQUARE_OF[cell + QUEEN_DIRS[i]];
+            if (SQUARE_OF[cell + KNIGHT_DIRS[i]] >= 0)
+                KNIGHT_SQUARES[sq] |= (uint64_t)1 << SQUARE_OF[cell + KNIGHT_DIRS[i]];
+        }
+    }
 }
 
 /* -- the position: ChessBoard's fields and its stack ------------------------------ */
@@ -195,26 +213,27 @@ attacked(const Position *p, int cell, int by)
     } else if (b[cell + 9] == (BLACK | PAWN) || b[cell + 11] == (BLACK | PAWN)) {
         return 1;
     }
+    /* A set may hold more than the board (en passant's test lifts a pawn off the
+     * board alone): it only ever spares a look where no piece of the side can be. */
+    uint64_t theirs = p->men[by >> 4];
+    int sq = SQUARE_OF[cell];
     int knight = by | KNIGHT, king = by | KING;
-    for (int i = 0; i < 8; i++)
-        if (b[cell + KNIGHT_DIRS[i]] == knight)
-            return 1;
-    for (int i = 0; i < 8; i++)
-        if (b[cell + QUEEN_DIRS[i]] == king)
-            return 1;
+    if (KNIGHT_SQUARES[sq] & theirs)
+        for (int i = 0; i < 8; i++)
+            if (b[cell + KNIGHT_DIRS[i]] == knight)
+                return 1;
+    if (KING_SQUARES[sq] & theirs)
+        for (int i = 0; i < 8; i++)
+            if (b[cell + QUEEN_DIRS[i]] == king)
+                return 1;
     int rook = by | ROOK, queen = by | QUEEN, bishop = by | BISHOP;
-    for (int i = 0; i < 4; i++) {
-        int d = ROOK_DIRS[i], t = cell + d;
+    for (int i = 0; i < 8; i++) { /* QUEEN_DIRS: the rook's four, then the bishop's */
+        if (!(RAYS[sq][i] & theirs))
+            continue;
+        int d = QUEEN_DIRS[i], t = cell + d;
         while (b[t] == EMPTY)
             t += d;
-        if (b[t] == rook || b[t] == queen)
-            return 1;
-    }
-    for (int i = 0; i < 4; i++) {
-        int d = BISHOP_DIRS[i], t = cell + d;
-        while (b[t] == EMPTY)
-            t += d;
-        if (b[t] == bishop || b[t] == queen)
+        if (b[t] == queen || b[t] == (i < 4 ? rook : bishop))
             return 1;
     }
     return 0;
@@ -364,7 +383,11 @@ generate_moves(Position *p, Move *out, int captures_only)
     int block_from = 0, block_step = 0, block_to = 0; /* the cells answering a check */
     int pin_cells[8], pin_dirs[8], pin_count = 0;
     int e_rook = enemy | ROOK, e_bishop = enemy | BISHOP, e_queen = enemy | QUEEN;
+    uint64_t theirs = p->men[enemy >> 4];
+    int king_square = SQUARE_OF[king_cell];
     for (int i = 0; i < 8; i++) {
+        if (!(RAYS[king_square][i] & theirs))
+            continue; /* no enemy piece on the line: no check, no pin */
         int d = QUEEN_DIRS[i], t = king_cell + d;
         while (b[t] == EMPTY)
             t += d;
