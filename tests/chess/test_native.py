@@ -74,6 +74,11 @@ OPPOSITE_BISHOPS = "8/4k3/3b4/8/4B3/5K2/1P6/8 w - - 0 1"
 #: of the board (mirrored and turned to find its slot), each side to move.
 BLACK_PAWN_KPK = "8/5k2/6p1/8/8/8/3K4/8 b - - 0 1"
 BLACK_PAWN_KPK_WHITE_TO_MOVE = "8/8/8/8/5k2/5p2/8/5K2 w - - 0 1"
+#: Every knight move a discovered check, a promotion to a queen a check, one to a
+#: knight none (the C search finds whether a move gives check from the move).
+DISCOVERED_CHECKS = "3k4/1P6/8/8/3N4/8/3R4/4K3 w - - 0 1"
+#: Castling gives check with the rook.
+CASTLING_CHECK = "5k2/8/8/8/8/8/8/4K2R w K - 0 1"
 
 #: Each position with the deepest depth searched for it (all from 1).
 POSITIONS = {
@@ -99,6 +104,8 @@ POSITIONS = {
     OPPOSITE_BISHOPS: 6,
     BLACK_PAWN_KPK: 6,
     BLACK_PAWN_KPK_WHITE_TO_MOVE: 7,
+    DISCOVERED_CHECKS: 5,
+    CASTLING_CHECK: 6,
 }
 
 
