@@ -1546,9 +1546,10 @@ class Level:
 #: reached in the 0.4, 0.9 and 1.5 s a move at which they were measured against
 #: Stockfish (its 75,000 to 95,000 nodes a second on a quiet machine, most
 #: searches stopping at 55 to 75 % of their time when the next iteration would not
-#: finish); level 7 what the C search reaches in 0.5 s, level 8 in 3 s and level 9
-#: in 6 s on a quiet machine of 2026 (docs/benchmarks.md); a slower machine stops
-#: at the time instead.
+#: finish); level 7 what the C search reached in 0.5 s, level 8 in 3 s and level 9
+#: in 6 s on a quiet machine of 2026 (docs/benchmarks.md), before it became about
+#: 1.4 times as fast (the same nodes, found sooner); a slower machine stops at the
+#: time instead.
 LEVELS: dict[int, Level] = {
     1: Level(0.3, depth=1, margin=220, book=False),
     2: Level(0.4, depth=2, margin=120, book=False),
@@ -1667,10 +1668,10 @@ class ChessEngine(Engine[Move]):
         6: "the full search to 80,000 nodes a move: about 1875 on Stockfish's UCI_Elo "
         "scale (59 % against Stockfish at UCI_Elo 1800, 0.5 s a move, over 40 games; "
         "50 % at 1.5 s a move over 22)",
-        7: "the full search to 640,000 nodes a move (about 0.5 s of the search in C): "
+        7: "the full search to 640,000 nodes a move (about 0.25 s of the search in C): "
         "about 1900 on Stockfish's UCI_Elo scale (37.5 % against Stockfish at UCI_Elo "
         "2000, 0.5 s a move, over 100 games)",
-        8: "the full search to 5,800,000 nodes a move (about 3 s of the search in C): "
+        8: "the full search to 5,800,000 nodes a move (about 2 s of the search in C): "
         "about 2050 on Stockfish's UCI_Elo scale (58 % against Stockfish at UCI_Elo "
         "2000, 0.5 s a move, over 48 games)",
     }
