@@ -89,11 +89,10 @@ static int FILE_OF[120];
 static int SQUARE_OF[120]; /* 0-63, a1 = 0, h8 = 63; -1 on the border */
 #define SQUARE_BIT(cell) ((uint64_t)1 << SQUARE_OF[cell])
 /* By the difference of two cells plus 77: the queen's step that leads from the first
- * towards the second along a line, or 0 (LINE); whether a knight on the first reaches
- * the second (KNIGHT_REACH). On the 10x12 board a difference can also join two cells
- * on no line, so a walk along the step confirms it: it meets the border first. */
+ * towards the second along a line, or 0. On the 10x12 board a difference can also
+ * join two cells on no line, so a walk along the step confirms it: it meets the
+ * border first. */
 static int LINE[155];
-static unsigned char KNIGHT_REACH[155];
 /* By square (0-63): the squares along each of QUEEN_DIRS to the border (RAYS), and
  * those a knight or a king there reaches. Against a side's set of squares they say
  * at once that no piece of that side stands where it could attack, which spares
@@ -155,7 +154,6 @@ init_board(void)
     for (int i = 0; i < 8; i++) {
         for (int k = 1; k <= 7; k++)
             LINE[77 + k * QUEEN_DIRS[i]] = QUEEN_DIRS[i];
-        KNIGHT_REACH[77 + KNIGHT_DIRS[i]] = 1;
     }
     for (int sq = 0; sq < 64; sq++) {
         int cell = CELL[sq];
@@ -246,6 +244,13 @@ in_check(const Position *p)
     return attacked(p, p->kings[p->color >> 4], p->color ^ 24);
 }
 
+/* Whether a queen's step goes along a file or a rank (a rook's line). */
+static inline int
+is_straight(int step)
+{
+    return step == 1 || step == -1 || step == 10 || step == -10;
+}
+
 /* ChessBoard.in_check, just after the move m was made, found faster. The side to
  * move was not in check before m (its opponent had just moved legally), so only the
  * piece m moved or a line m opened through the cell it left can give check; en
@@ -265,12 +270,11 @@ in_check_after(const Position *p, Move m)
         if (mover == WHITE ? near == 77 + 9 || near == 77 + 11 : near == 77 - 9 || near == 77 - 11)
             return 1;
     } else if (kind == KNIGHT) {
-        if (KNIGHT_REACH[near])
+        if (KNIGHT_SQUARES[SQUARE_OF[to]] & SQUARE_BIT(king))
             return 1;
     } else if (kind != KING) {
         int d = LINE[near];
-        int straight = d == 1 || d == -1 || d == 10 || d == -10;
-        if (d && (kind == QUEEN || (kind == ROOK) == straight)) {
+        if (d && (kind == QUEEN || (kind == ROOK) == is_straight(d))) {
             int t = to + d;
             while (b[t] == EMPTY)
                 t += d;
@@ -286,8 +290,7 @@ in_check_after(const Position *p, Move m)
     while (b[t] == EMPTY)
         t += d;
     int q = b[t];
-    int straight = d == 1 || d == -1 || d == 10 || d == -10;
-    return q == (mover | QUEEN) || q == (mover | (straight ? ROOK : BISHOP));
+    return q == (mover | QUEEN) || q == (mover | (is_straight(d) ? ROOK : BISHOP));
 }
 
 /* ChessBoard._ep_is_legal */
