@@ -15,6 +15,7 @@ opening below is played twice, the colours swapped.
     python benchmarks/chess_match.py stockfish --elo 2000 --games 100 --nodes 48000
     python benchmarks/chess_match.py stockfish --elo 2000 --level 8 --peer-movetime 0.5
     python benchmarks/chess_match.py parlour --book --from-book 4 --games 200 --nodes 50000
+    python benchmarks/chess_match.py stockfish --elo 2200 --nodes 11600000 --adjudicate
 
 The peers: Sunfish (PyPI ``sunfish``, in its own venv: ``python3 -m venv
 /work/sunfish-venv && /work/sunfish-venv/bin/pip install sunfish``; its
@@ -38,6 +39,13 @@ shallow search and deliberate mistakes. The peer Stockfish or Sunfish then gets
 Parlour's level's time per move, or ``--peer-movetime``. ``--root`` picks the copy
 of Parlour that plays (its working directory), e.g. a checkout with the compiled
 build, to play at users' speed.
+
+``--adjudicate`` ends games early where both engines agree, as cutechess-cli's
+``-resign`` and ``-draw`` do, so that matches at the slow levels fit in hours: a game
+is scored for a side once each engine's last four reported scores put that side at
+least 8 pawns ahead (or see its mate), and drawn after move 40 once each engine's last
+eight scores are within 0.10 pawn of level. Off by default: a played-out game is the
+stricter measure.
 """
 
 from __future__ import annotations
@@ -70,6 +78,8 @@ from parlour.chess.rules import CHESS  # noqa: E402
 SUNFISH = os.environ.get("SUNFISH_UCI", "/work/sunfish-venv/bin/sunfish-uci")
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 MAX_MOVES = 200
+RESIGN_CP, RESIGN_MOVES = 800, 4  # --adjudicate: a win both engines see, each 4 moves
+DRAW_CP, DRAW_MOVES, DRAW_AFTER = 10, 8, 40  # a level game both see, after move 40
 
 #: Varied, sound opening lines (UCI moves), a few moves deep: 100, so that 200 games
 #: play each once with each colour (the first 20 are those of the earlier matches).
@@ -241,15 +251,43 @@ def book_walk(plies: int, rng: random.Random) -> str:
     return " ".join(moves)
 
 
+def white_centipawns(info: chess.engine.InfoDict) -> int | None:
+    """An engine's reported score as centipawns for White (a mate as +-100,000),
+    or None when it reported none."""
+    score = info.get("score")
+    if score is None:
+        return None
+    return score.white().score(mate_score=100_000)
+
+
+def adjudication(scores: list[int | None], fullmove: int) -> tuple[float, str] | None:
+    """``--adjudicate``'s verdict from the scores reported so far (one a ply, for
+    White, both engines alternating): White's points and the reason, or None to play
+    on."""
+    resign = scores[-2 * RESIGN_MOVES :]
+    if len(resign) == 2 * RESIGN_MOVES and None not in resign:
+        if all(s is not None and s >= RESIGN_CP for s in resign):
+            return 1.0, "adjudicated: both engines see White win"
+        if all(s is not None and s <= -RESIGN_CP for s in resign):
+            return 0.0, "adjudicated: both engines see Black win"
+    draw = scores[-2 * DRAW_MOVES :]
+    level = [s is not None and abs(s) <= DRAW_CP for s in draw]
+    if fullmove > DRAW_AFTER and len(level) == 2 * DRAW_MOVES and all(level):
+        return 0.5, "adjudicated: both engines see a draw"
+    return None
+
+
 def play_game(
     white: chess.engine.SimpleEngine,
     black: chess.engine.SimpleEngine,
     opening: str,
     white_limit: chess.engine.Limit,
     black_limit: chess.engine.Limit,
+    adjudicate: bool = False,
 ) -> tuple[float, str]:
     """One game, each side searching within its limit (an empty ``Limit()`` sends a
-    bare ``go``); returns White's points (1, 0.5, 0) and how it ended."""
+    bare ``go``); returns White's points (1, 0.5, 0) and how it ended. With
+    ``adjudicate``, a game both engines agree on ends early (see ``adjudication``)."""
     board = chess.Board()  # only to hand positions to the engines
     state = CHESS.new_state()  # the referee
     for text in opening.split():
@@ -257,6 +295,7 @@ def play_game(
         state.push(Move.from_uci(text))
     for engine in (white, black):
         engine.protocol.send_line("ucinewgame")
+    scores: list[int | None] = []  # each ply's reported score, for White
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -268,9 +307,14 @@ def play_game(
             return 0.5, claim
         if state.fullmove_number > MAX_MOVES:
             return 0.5, f"{MAX_MOVES}-move cap"
+        if adjudicate:
+            verdict = adjudication(scores, state.fullmove_number)
+            if verdict is not None:
+                return verdict
         white_moves = board.turn == chess.WHITE
         mover, limit = (white, white_limit) if white_moves else (black, black_limit)
-        result = mover.play(board, limit)
+        result = mover.play(board, limit, info=chess.engine.INFO_SCORE)
+        scores.append(white_centipawns(result.info))
         if result.move is None:
             return (0.0 if board.turn == chess.WHITE else 1.0), "no move given"
         text = result.move.uci()
@@ -382,6 +426,13 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
+        "--adjudicate",
+        action="store_true",
+        help=f"end a game both engines agree on: won when both see a side {RESIGN_CP // 100} "
+        f"pawns ahead for {RESIGN_MOVES} moves each, drawn after move {DRAW_AFTER} when both "
+        f"see it level within {DRAW_CP} cp for {DRAW_MOVES} moves each",
+    )
+    parser.add_argument(
         "--offset",
         type=int,
         default=0,
@@ -454,7 +505,9 @@ def main() -> int:
                     opening = OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
                 limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
-                white_points, reason = play_game(white, black, opening, *limits)
+                white_points, reason = play_game(
+                    white, black, opening, *limits, adjudicate=args.adjudicate
+                )
                 ours_points = white_points if parlour_white else 1 - white_points
                 with lock:
                     points[i] = ours_points
@@ -492,9 +545,10 @@ def main() -> int:
         ours_name += f", Hash {args.hash} MB"
     if args.peer_hash is not None:
         peer_name += f", Hash {args.peer_hash} MB"
+    adjudicated = ", adjudicated" if args.adjudicate else ""
     print(
-        f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}): "
-        f"{summary(points)}"
+        f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}"
+        f"{adjudicated}): {summary(points)}"
     )
     return 0
 
