@@ -45,7 +45,7 @@ build, to play at users' speed.
 is scored for a side once each engine's last four reported scores put that side at
 least 8 pawns ahead (or see its mate), and drawn after move 40 once each engine's last
 eight scores are within 0.10 pawn of level. Off by default: a played-out game is the
-stricter measure.
+stricter measure. ``--pgn FILE`` keeps the games, each with how it ended.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ from pathlib import Path
 try:
     import chess
     import chess.engine
+    import chess.pgn
 except ImportError:  # pragma: no cover
     raise SystemExit("python-chess is needed: pip install chess (the test extra)") from None
 
@@ -284,10 +285,11 @@ def play_game(
     white_limit: chess.engine.Limit,
     black_limit: chess.engine.Limit,
     adjudicate: bool = False,
-) -> tuple[float, str]:
+) -> tuple[float, str, chess.Board]:
     """One game, each side searching within its limit (an empty ``Limit()`` sends a
-    bare ``go``); returns White's points (1, 0.5, 0) and how it ended. With
-    ``adjudicate``, a game both engines agree on ends early (see ``adjudication``)."""
+    bare ``go``); returns White's points (1, 0.5, 0), how it ended and the board with
+    the game's moves. With ``adjudicate``, a game both engines agree on ends early
+    (see ``adjudication``)."""
     board = chess.Board()  # only to hand positions to the engines
     state = CHESS.new_state()  # the referee
     for text in opening.split():
@@ -300,31 +302,56 @@ def play_game(
         outcome = state.outcome()
         if outcome is not None:
             if outcome.winner is None:
-                return 0.5, outcome.reason
-            return (1.0 if outcome.winner.value == 0 else 0.0), outcome.reason
+                return 0.5, outcome.reason, board
+            return (1.0 if outcome.winner.value == 0 else 0.0), outcome.reason, board
         claim = state.claimable_draw()
         if claim is not None:
-            return 0.5, claim
+            return 0.5, claim, board
         if state.fullmove_number > MAX_MOVES:
-            return 0.5, f"{MAX_MOVES}-move cap"
+            return 0.5, f"{MAX_MOVES}-move cap", board
         if adjudicate:
             verdict = adjudication(scores, state.fullmove_number)
             if verdict is not None:
-                return verdict
+                return (*verdict, board)
         white_moves = board.turn == chess.WHITE
         mover, limit = (white, white_limit) if white_moves else (black, black_limit)
         result = mover.play(board, limit, info=chess.engine.INFO_SCORE)
         scores.append(white_centipawns(result.info))
         if result.move is None:
-            return (0.0 if board.turn == chess.WHITE else 1.0), "no move given"
+            return (0.0 if board.turn == chess.WHITE else 1.0), "no move given", board
         text = result.move.uci()
         try:
             state.push(Move.from_uci(text))
         except Exception as error:  # an illegal move loses
             name = "White" if board.turn == chess.WHITE else "Black"
             print(f"  {name} played an illegal move {text}: {error}", flush=True)
-            return (0.0 if board.turn == chess.WHITE else 1.0), "illegal move"
+            return (0.0 if board.turn == chess.WHITE else 1.0), "illegal move", board
         board.push(result.move)
+
+
+def append_pgn(
+    args: argparse.Namespace,
+    board: chess.Board,
+    game: int,
+    parlour_white: bool,
+    white_points: float,
+    reason: str,
+) -> None:
+    """Add game ``game`` of the schedule, finished, to the file of ``--pgn``: its
+    players, its result and how it ended (the Termination tag)."""
+    rival = args.peer.capitalize() + (f" (UCI_Elo {args.elo})" if args.elo else "")
+    record = chess.pgn.Game.from_board(board)
+    record.headers.update(
+        Event="benchmarks/chess_match.py",
+        Date=time.strftime("%Y.%m.%d"),
+        Round=str(args.offset + game + 1),
+        White="Parlour" if parlour_white else rival,
+        Black=rival if parlour_white else "Parlour",
+        Result={1.0: "1-0", 0.0: "0-1"}.get(white_points, "1/2-1/2"),
+        Termination=reason,
+    )
+    with args.pgn.open("a", encoding="utf-8") as out:
+        print(record, end="\n\n", file=out)
 
 
 def summary(points: list[float]) -> str:
@@ -426,6 +453,11 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
+        "--pgn",
+        type=Path,
+        help="append each finished game to this PGN file (players, result, how it ended)",
+    )
+    parser.add_argument(
         "--adjudicate",
         action="store_true",
         help=f"end a game both engines agree on: won when both see a side {RESIGN_CP // 100} "
@@ -505,13 +537,15 @@ def main() -> int:
                     opening = OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
                 limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
-                white_points, reason = play_game(
+                white_points, reason, board = play_game(
                     white, black, opening, *limits, adjudicate=args.adjudicate
                 )
                 ours_points = white_points if parlour_white else 1 - white_points
                 with lock:
                     points[i] = ours_points
                     done[i] = True
+                    if args.pgn is not None:
+                        append_pgn(args, board, i, parlour_white, white_points, reason)
                     finished = [p for p, d in zip(points, done, strict=True) if d]
                     colour = "White" if parlour_white else "Black"
                     print(
