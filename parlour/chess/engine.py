@@ -1648,9 +1648,13 @@ class ChessEngine(Engine[Move]):
     #: and Stockfish at 2000 (22) and at 1800 (40, 0.5 s a move), level 6 against
     #: level 5 (8) and Stockfish at 1800 (22, and 40 at 0.5 s); levels 4 to 6 are the
     #: maximum-likelihood fit of all those games together; level 7 against
-    #: Stockfish at 2000 (100 games, 0.5 s a move), level 8 the same way (48 games).
-    #: Levels 9 and 10 search more than level 8 and are not measured. Each level below 4
-    #: won (nearly) no game against the one above, so their figures are upper bounds.
+    #: Stockfish at 2000 (100 games, 0.5 s a move), level 8 the same way (48 games),
+    #: levels 9 and 10 against Stockfish at 2200 (22 and 11 games, 0.5 s a move).
+    #: Level 9's games alone put it below level 8, which it cannot be (it searches
+    #: twice the nodes), so the two share the fit of their games together (the
+    #: maximum-likelihood fit with the stronger never below the weaker); level 10's
+    #: own fit is level with it. Each level below 4 won (nearly) no game against the
+    #: one above, so their figures are upper bounds.
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: looks one ply ahead and plays any move within about two pawns "
         "of the best; lost all 40 games to level 2: under 550 on Stockfish's UCI_Elo "
@@ -1672,8 +1676,16 @@ class ChessEngine(Engine[Move]):
         "about 1900 on Stockfish's UCI_Elo scale (37.5 % against Stockfish at UCI_Elo "
         "2000, 0.5 s a move, over 100 games)",
         8: "the full search to 5,800,000 nodes a move (about 2 s of the search in C): "
-        "about 2050 on Stockfish's UCI_Elo scale (58 % against Stockfish at UCI_Elo "
-        "2000, 0.5 s a move, over 48 games)",
+        "about 2025 on Stockfish's UCI_Elo scale (58 % against Stockfish at UCI_Elo "
+        "2000, 0.5 s a move, over 48 games; with level 9's games, which do not tell "
+        "the two apart)",
+        9: "the full search to 11,600,000 nodes a move (about 4 s of the search in C): "
+        "about 2025 on Stockfish's UCI_Elo scale (16 % against Stockfish at UCI_Elo "
+        "2200, 0.5 s a move, over 22 games; with level 8's games, which do not tell "
+        "the two apart)",
+        10: "the strongest: the full search for 10 s a move: about 2025 on Stockfish's "
+        "UCI_Elo scale (27 % against Stockfish at UCI_Elo 2200, 0.5 s a move, over 11 "
+        "games)",
     }
 
     def __init__(self, *, native: bool = True, book: bool = True) -> None:

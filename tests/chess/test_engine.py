@@ -407,7 +407,9 @@ def test_each_measured_level_states_its_place_on_stockfishs_scale() -> None:
     """The words of each measured level (shown by the help and the web page) carry
     its figure on Stockfish's UCI_Elo scale ("about" it, or "under" it where the
     level lost every game to the one above), the same as in docs/benchmarks.md's
-    table of the matches it follows from; a stronger level has the higher figure."""
+    table of the matches it follows from; a stronger level never has the lower figure
+    (levels whose games do not tell them apart share one: the fit of their games
+    together, as docs/benchmarks.md says)."""
     strengths = ChessEngine.level_strengths
     assert strengths and set(strengths) <= set(LEVELS)
     docs = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
@@ -417,4 +419,4 @@ def test_each_measured_level_states_its_place_on_stockfishs_scale() -> None:
         assert found is not None, strengths[level]
         figures.append(int(found.group(2)))
         assert f"| {level} | {found.group(1)} |" in docs, level
-    assert figures == sorted(figures) and len(set(figures)) == len(figures)
+    assert figures == sorted(figures)
