@@ -265,8 +265,8 @@ def adjudication(scores: list[int | None], fullmove: int) -> tuple[float, str] |
     """``--adjudicate``'s verdict from the scores reported so far (one a ply, for
     White, both engines alternating): White's points and the reason, or None to play
     on."""
-    resign = scores[-2 * RESIGN_MOVES :]
-    if len(resign) == 2 * RESIGN_MOVES and None not in resign:
+    resign = scores[-2 * RESIGN_MOVES :]  # a ply without a score breaks a run
+    if len(resign) == 2 * RESIGN_MOVES:
         if all(s is not None and s >= RESIGN_CP for s in resign):
             return 1.0, "adjudicated: both engines see White win"
         if all(s is not None and s <= -RESIGN_CP for s in resign):
