@@ -329,6 +329,12 @@ def play_game(
         board.push(result.move)
 
 
+def peer_label(args: argparse.Namespace) -> str:
+    """The peer as the summary and the PGN name it: ``stockfish (UCI_Elo 2200)``."""
+    peer: str = args.peer
+    return peer + (f" (UCI_Elo {args.elo})" if args.elo else "")
+
+
 def append_pgn(
     args: argparse.Namespace,
     board: chess.Board,
@@ -339,7 +345,8 @@ def append_pgn(
 ) -> None:
     """Add game ``game`` of the schedule, finished, to the file of ``--pgn``: its
     players, its result and how it ended (the Termination tag)."""
-    rival = args.peer.capitalize() + (f" (UCI_Elo {args.elo})" if args.elo else "")
+    label = peer_label(args)
+    rival = label[0].upper() + label[1:]
     record = chess.pgn.Game.from_board(board)
     record.headers.update(
         Event="benchmarks/chess_match.py",
@@ -563,7 +570,7 @@ def main() -> int:
         thread.start()
     for thread in threads:
         thread.join()
-    peer_name = args.peer + (f" (UCI_Elo {args.elo})" if args.elo else "")
+    peer_name = peer_label(args)
     if args.peer == "parlour":
         peer_name += f" at {args.peer_root}"
         if args.peer_level is not None:
