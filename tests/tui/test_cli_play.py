@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,31 @@ def test_play_help_states_every_chess_level(capsys: pytest.CaptureFixture[str]) 
         assert f"chess {level}: {words}" in text
     assert "not measured yet" not in text  # every level of every game is measured
     assert "backgammon 1: " in text
+
+
+def test_play_help_names_the_levels_not_measured(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game added without words for its levels, or with words for some of them,
+    is named on one line with the levels it lacks, as runs."""
+    from parlour.core.registry import level_strengths as measured
+
+    def some_unmeasured(game: Any) -> Mapping[int, str]:
+        name = game if isinstance(game, str) else game.name
+        if name == "chess":
+            return {}
+        if name == "checkers":
+            return {level: words for level, words in measured(name).items() if level in (1, 4)}
+        return measured(name)
+
+    monkeypatch.setattr(cli, "level_strengths", some_unmeasured)
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "checkers 2-3, 5-10, chess: not measured yet" in text
+    assert "checkers 4: " in text
+    assert "chess 1: " not in text
+    assert "backgammon 7: " in text
 
 
 #: White on roll with one checker left, on its 1-point; Black has borne off none.
