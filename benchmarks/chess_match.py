@@ -45,7 +45,8 @@ build, to play at users' speed.
 is scored for a side once each engine's last four reported scores put that side at
 least 8 pawns ahead (or see its mate), and drawn after move 40 once each engine's last
 eight scores are within 0.10 pawn of level. Off by default: a played-out game is the
-stricter measure. ``--pgn FILE`` keeps the games, each with how it ended.
+stricter measure. ``--pgn FILE`` keeps the games, each with how it ended and, on each
+engine move, its score, depth and time (as cutechess-cli writes them).
 """
 
 from __future__ import annotations
@@ -261,6 +262,30 @@ def white_centipawns(info: chess.engine.InfoDict) -> int | None:
     return score.white().score(mate_score=100_000)
 
 
+def move_comment(info: chess.engine.InfoDict, seconds: float) -> str:
+    """A move's comment in the PGN, as cutechess-cli writes it: the mover's score in
+    pawns (``+M5`` a mate), the depth and the time it took.
+
+    >>> move_comment({"score": chess.engine.PovScore(chess.engine.Cp(35), chess.WHITE),
+    ...               "depth": 12}, 0.51)
+    '+0.35/12 0.51s'
+    >>> move_comment({"score": chess.engine.PovScore(chess.engine.Mate(-3), chess.BLACK)}, 2)
+    '-M3 2.00s'
+    """
+    parts = []
+    score = info.get("score")
+    if score is not None:
+        relative = score.relative
+        mate = relative.mate()
+        if mate is not None:
+            parts.append(f"{'+' if mate > 0 else '-'}M{abs(mate)}")
+        else:
+            parts.append(f"{relative.score(mate_score=0) / 100:+.2f}")  # (not a mate here)
+        if "depth" in info:
+            parts[-1] += f"/{info['depth']}"
+    return " ".join([*parts, f"{seconds:.2f}s"])
+
+
 def adjudication(scores: list[int | None], fullmove: int) -> tuple[float, str] | None:
     """``--adjudicate``'s verdict from the scores reported so far (one a ply, for
     White, both engines alternating): White's points and the reason, or None to play
@@ -285,11 +310,13 @@ def play_game(
     white_limit: chess.engine.Limit,
     black_limit: chess.engine.Limit,
     adjudicate: bool = False,
+    comments: list[str] | None = None,
 ) -> tuple[float, str, chess.Board]:
     """One game, each side searching within its limit (an empty ``Limit()`` sends a
     bare ``go``); returns White's points (1, 0.5, 0), how it ended and the board with
     the game's moves. With ``adjudicate``, a game both engines agree on ends early
-    (see ``adjudication``)."""
+    (see ``adjudication``). ``comments``, when given, gets each engine move's
+    ``move_comment``, to read where a game was lost."""
     board = chess.Board()  # only to hand positions to the engines
     state = CHESS.new_state()  # the referee
     for text in opening.split():
@@ -315,8 +342,11 @@ def play_game(
                 return (*verdict, board)
         white_moves = board.turn == chess.WHITE
         mover, limit = (white, white_limit) if white_moves else (black, black_limit)
-        result = mover.play(board, limit, info=chess.engine.INFO_SCORE)
+        started = time.monotonic()
+        result = mover.play(board, limit, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE)
         scores.append(white_centipawns(result.info))
+        if comments is not None:
+            comments.append(move_comment(result.info, time.monotonic() - started))
         if result.move is None:
             return (0.0 if board.turn == chess.WHITE else 1.0), "no move given", board
         text = result.move.uci()
@@ -342,12 +372,17 @@ def append_pgn(
     parlour_white: bool,
     white_points: float,
     reason: str,
+    comments: list[str],
 ) -> None:
     """Add game ``game`` of the schedule, finished, to the file of ``--pgn``: its
-    players, its result and how it ended (the Termination tag)."""
+    players, its result, how it ended (the Termination tag) and each engine move's
+    comment (the opening's moves have none)."""
     label = peer_label(args)
     rival = label[0].upper() + label[1:]
     record = chess.pgn.Game.from_board(board)
+    played = list(record.mainline())[len(board.move_stack) - len(comments) :]
+    for node, comment in zip(played, comments, strict=True):
+        node.comment = comment
     record.headers.update(
         Event="benchmarks/chess_match.py",
         Date=time.strftime("%Y.%m.%d"),
@@ -510,6 +545,30 @@ def limits(args: argparse.Namespace) -> tuple[chess.engine.Limit, chess.engine.L
     return ours_limit, peer_limit
 
 
+def match_name(
+    args: argparse.Namespace, ours_limit: chess.engine.Limit, peer_limit: chess.engine.Limit
+) -> str:
+    """The match as its last line names it: both engines, their limits, how run."""
+    peer_name = peer_label(args)
+    if args.peer == "parlour":
+        peer_name += f" at {args.peer_root}"
+        if args.peer_level is not None:
+            peer_name += f", level {args.peer_level}"
+
+    def timing(lim: chess.engine.Limit) -> str:
+        if lim.nodes is not None:
+            return f"{lim.nodes:,} nodes/move"
+        return "its level's time" if lim.time is None else f"{lim.time:g} s/move"
+
+    ours_name = f"Parlour at {args.root}" + (f", level {args.level}" if args.level else "")
+    if args.hash is not None:
+        ours_name += f", Hash {args.hash} MB"
+    if args.peer_hash is not None:
+        peer_name += f", Hash {args.peer_hash} MB"
+    adjudicated = ", adjudicated" if args.adjudicate else ""
+    return f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}{adjudicated})"
+
+
 def main() -> int:
     args = parse_args()
     ours_limit, peer_limit = limits(args)
@@ -544,15 +603,16 @@ def main() -> int:
                     opening = OPENINGS[opening_index % len(OPENINGS)]
                 white, black = (ours, peer) if parlour_white else (peer, ours)
                 limits = (ours_limit, peer_limit) if parlour_white else (peer_limit, ours_limit)
+                comments: list[str] = []
                 white_points, reason, board = play_game(
-                    white, black, opening, *limits, adjudicate=args.adjudicate
+                    white, black, opening, *limits, adjudicate=args.adjudicate, comments=comments
                 )
                 ours_points = white_points if parlour_white else 1 - white_points
                 with lock:
                     points[i] = ours_points
                     done[i] = True
                     if args.pgn is not None:
-                        append_pgn(args, board, i, parlour_white, white_points, reason)
+                        append_pgn(args, board, i, parlour_white, white_points, reason, comments)
                     finished = [p for p, d in zip(points, done, strict=True) if d]
                     colour = "White" if parlour_white else "Black"
                     print(
@@ -570,27 +630,7 @@ def main() -> int:
         thread.start()
     for thread in threads:
         thread.join()
-    peer_name = peer_label(args)
-    if args.peer == "parlour":
-        peer_name += f" at {args.peer_root}"
-        if args.peer_level is not None:
-            peer_name += f", level {args.peer_level}"
-
-    def timing(lim: chess.engine.Limit) -> str:
-        if lim.nodes is not None:
-            return f"{lim.nodes:,} nodes/move"
-        return "its level's time" if lim.time is None else f"{lim.time:g} s/move"
-
-    ours_name = f"Parlour at {args.root}" + (f", level {args.level}" if args.level else "")
-    if args.hash is not None:
-        ours_name += f", Hash {args.hash} MB"
-    if args.peer_hash is not None:
-        peer_name += f", Hash {args.peer_hash} MB"
-    adjudicated = ", adjudicated" if args.adjudicate else ""
-    print(
-        f"{ours_name} ({timing(ours_limit)}) vs {peer_name} ({timing(peer_limit)}"
-        f"{adjudicated}): {summary(points)}"
-    )
+    print(f"{match_name(args, ours_limit, peer_limit)}: {summary(points)}")
     return 0
 
 
