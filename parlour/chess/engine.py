@@ -652,12 +652,26 @@ def _root_moves(state: ChessState, searchmoves: Iterable[Move] | None) -> list[I
     return roots
 
 
+#: The most positions a search's transposition table holds. The table grows as a
+#: search goes (0.1 to 0.28 positions a node) and is cleared only between
+#: searches, so without a ceiling an analysis left running (``go infinite``) would
+#: take memory without end (1.2 GB after 75 s of the search in C, and growing).
+#: Level 10's ten seconds store up to about 7 million; ten million keep the search
+#: in C's table within 384 MB (576 MB for the moment it doubles). Once full, the
+#: search in C puts a new position in place of the one in its first slot; the
+#: Python stores no new one but the root's (it would take it some twenty minutes to
+#: fill the table), so the two agree node for node only below the ceiling.
+TABLE_CEILING = 10_000_000
+
+
 class Searcher:
     """One search context: its transposition table, killers and history survive
-    between moves of a game (the table is cleared when it grows past its size)."""
+    between moves of a game (the table is cleared when it grows past its size,
+    ``hash_entries``, and holds at most ``table_ceiling`` positions)."""
 
     def __init__(self, hash_entries: int = 400_000) -> None:
         self.hash_entries = hash_entries
+        self.table_ceiling = TABLE_CEILING
         self.table: dict[int, tuple[int, int, int, InternalMove | None]] = {}
         self.history: dict[tuple[int, int], int] = {}
         #: The quiet move that last refuted each move, by (piece, cell it moved to).
@@ -1255,6 +1269,8 @@ class Searcher:
             bound = EXACT
         else:
             bound = UPPER
+        if len(self.table) >= self.table_ceiling and key not in self.table:
+            return
         self.table[key] = (depth, stored, bound, best_move)
 
     def _before_moves(
@@ -1462,6 +1478,7 @@ class NativeSearcher(Searcher):
             nodes or 0,
             stop,
             self.hash_entries,
+            self.table_ceiling,
         )
         return start
 

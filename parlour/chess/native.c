@@ -44,7 +44,10 @@
  * tuples. The transposition table is keyed by the full 64-bit Zobrist hash, as
  * the Python dict is, in an open-addressing table that grows and never evicts
  * (it is cleared at the start of a search when it holds more than hash_entries
- * positions, as the Python does). The pawn-structure table is only a cache.
+ * positions, as the Python does) until it holds table_ceiling positions; past
+ * that a new position takes the place of the one in its first slot, where the
+ * Python stores no new one (engine.TABLE_CEILING says why). The pawn-structure
+ * table is only a cache.
  *
  * The search releases the GIL while it runs; it takes it back now and then to
  * ask the stop event (check_limits says when).
@@ -771,8 +774,11 @@ floor_divide(int64_t a, int64_t b)
 /* -- the transposition table: hash to (depth, score, bound, move) ------------------
  *
  * Open addressing with linear probing over a power-of-two array that doubles when
- * two thirds full, so it holds every position stored, as the dict does; an entry
- * is only ever overwritten by the same key. */
+ * two thirds full, so it holds every position stored, as the dict does, until it
+ * holds `ceiling` positions. An entry is overwritten by the same key, or, once the
+ * table is full, by a new key whose first slot it is: a look-up walks on past a
+ * used slot of another key, so every other key's walk is as before, and the new
+ * key is found at once. */
 
 typedef struct {
     uint64_t key;
@@ -787,6 +793,7 @@ typedef struct {
     Entry *entries;
     size_t capacity; /* a power of two */
     size_t count;
+    size_t ceiling; /* the most positions it grows to hold */
 } Table;
 
 #define TABLE_START 4096
@@ -855,15 +862,22 @@ table_grow(Table *table)
 static int
 table_put(Table *table, uint64_t key, int depth, int score, int bound, Move move)
 {
-    if ((table->count + 1) * 3 > table->capacity * 2 && !table_grow(table))
+    int full = table->count >= table->ceiling;
+    if (!full && (table->count + 1) * 3 > table->capacity * 2 && !table_grow(table))
         return 0;
     size_t mask = table->capacity - 1;
     size_t i = table_slot(key, mask);
+    /* Ends at an empty slot: the table grows before it is two thirds full, and
+     * once full it takes no new slot. */
     while (table->entries[i].used && table->entries[i].key != key)
         i = (i + 1) & mask;
+    if (!table->entries[i].used) {
+        if (full)
+            i = table_slot(key, mask);
+        else
+            table->count++;
+    }
     Entry *entry = &table->entries[i];
-    if (!entry->used)
-        table->count++;
     entry->key = key;
     entry->score = score;
     entry->depth = (int16_t)depth;
@@ -1792,6 +1806,7 @@ Searcher_init(SearcherObject *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         return -1;
     }
+    self->table.ceiling = SIZE_MAX; /* begin sets the search's own */
     /* The tables are the engine's constants: the first searcher's are kept, and
      * every later one must hand over the same (a search may be reading them in
      * another thread, without the GIL). */
@@ -1847,21 +1862,27 @@ Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored))
 
 /* Searcher._begin: the position (ChessBoard's fields, the hashes of its stack)
  * and the limits; the killers forgotten, the table cleared when it holds more than
- * hash_entries positions, the history aged. */
+ * hash_entries positions, the history aged; the table holds at most table_ceiling
+ * positions in this search. */
 static PyObject *
 Searcher_begin(SearcherObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"board",   "color",        "kings",   "castling",
                                "ep",      "halfmove",     "hash",    "stack",
                                "seconds", "nodes",        "stop",    "hash_entries",
-                               NULL};
+                               "table_ceiling", NULL};
     PyObject *board, *kings, *stack, *hash_object, *seconds_object, *stop;
     int color, castling, ep, halfmove;
-    long long node_limit, hash_entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOiiiOOOLOL:begin", keywords, &board, &color,
-                                     &kings, &castling, &ep, &halfmove, &hash_object, &stack,
-                                     &seconds_object, &node_limit, &stop, &hash_entries))
+    long long node_limit, hash_entries, table_ceiling;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOiiiOOOLOLL:begin", keywords, &board,
+                                     &color, &kings, &castling, &ep, &halfmove, &hash_object,
+                                     &stack, &seconds_object, &node_limit, &stop, &hash_entries,
+                                     &table_ceiling))
         return NULL;
+    if (table_ceiling < 1) {
+        PyErr_SetString(PyExc_ValueError, "table_ceiling must be 1 or more");
+        return NULL;
+    }
     if (!check_ready(self, 0))
         return NULL;
     Position *p = &self->pos;
@@ -1961,6 +1982,7 @@ Searcher_begin(SearcherObject *self, PyObject *args, PyObject *kwargs)
         if (!table_reset(&self->table, TABLE_START))
             return PyErr_NoMemory();
     }
+    self->table.ceiling = (size_t)table_ceiling;
     for (int piece = 0; piece < 32; piece++)
         for (int c = 0; c < 120; c++)
             self->history[piece][c] >>= 3;
@@ -2233,7 +2255,7 @@ static PyGetSetDef Searcher_getset[] = {
 static PyMethodDef Searcher_methods[] = {
     {"begin", (PyCFunction)(void (*)(void))Searcher_begin, METH_VARARGS | METH_KEYWORDS,
      "begin(board, color, kings, castling, ep, halfmove, hash, stack, seconds, nodes, stop, "
-     "hash_entries)\n--\n\nSearcher._begin: load a position and the search's limits."},
+     "hash_entries, table_ceiling)\n--\n\nSearcher._begin: load a position and the search's limits."},
     {"root", (PyCFunction)Searcher_root, METH_VARARGS,
      "root(depth, roots, mg, eg, phase, pawns, seldepth, alpha, beta)\n--\n\n"
      "Searcher._root: (score, move) within (alpha, beta), or None when stopped."},

@@ -37,6 +37,7 @@ class Searcher:
         nodes: int,
         stop: Event | None,
         hash_entries: int,
+        table_ceiling: int,
     ) -> None: ...
     def root(
         self,

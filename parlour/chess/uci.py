@@ -34,6 +34,10 @@ _GO_NUMBERS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", 
 _GO_FLAGS = {"infinite", "ponder"}
 #: The most lines ``MultiPV`` may ask for (a position has at most 218 legal moves).
 MAX_MULTIPV = 256
+#: The most ``Hash`` may be, in MB: the table is kept from one search to the next
+#: while it holds at most 5,000 positions a MB (within one search it grows up to
+#: ``engine.TABLE_CEILING`` positions, whatever the Hash).
+MAX_HASH_MB = 1024
 
 
 class UciEngine:
@@ -100,7 +104,7 @@ class UciEngine:
             self.send(f"id name {NAME}")
             self.send(f"id author {AUTHOR}")
             self.send("option name Level type spin default 10 min 1 max 10")
-            self.send("option name Hash type spin default 64 min 1 max 1024")
+            self.send(f"option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
             self.send("option name Move Overhead type spin default 50 min 0 max 5000")
             self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
             self.send("option name Ponder type check default false")
@@ -185,7 +189,10 @@ class UciEngine:
                 return
             self.level = number
         elif name == "hash":
-            self.searcher.hash_entries = max(1, number) * 5000
+            if not 1 <= number <= MAX_HASH_MB:
+                self.explain(f"Hash runs from 1 to {MAX_HASH_MB} (MB)")
+                return
+            self.searcher.hash_entries = number * 5000
         elif name == "move overhead":
             self.move_overhead_ms = max(0, number)
         elif name == "multipv":

@@ -292,6 +292,27 @@ def test_the_same_searches_along_a_game() -> None:
     assert in_c.search(state, depth=4) == python.search(state, depth=4)
 
 
+def test_the_table_stops_growing_at_its_ceiling() -> None:
+    # An analysis left running must not take memory without end: past the
+    # ceiling the search in C replaces positions and the Python stores no new one,
+    # and both still search to the end and give a legal move.
+    load_native()
+    state = CHESS.state_from_text(KIWIPETE)
+    in_c, python = NativeSearcher(), Searcher()
+    in_c.table_ceiling = python.table_ceiling = 5000
+    found = in_c.search(state, nodes=400_000)
+    assert found.nodes >= 400_000 and found.depth >= 6
+    assert in_c.native.table_count == 5000  # it filled up, and grew no further
+    assert found.move in state.legal_moves()
+    slow = python.search(state, nodes=60_000)
+    assert 5000 <= len(python.table) <= 5001  # the root's entry may be the one over
+    assert slow.move in state.legal_moves()
+    # a table not yet full: the ceiling changes nothing
+    roomy_c, roomy_python = NativeSearcher(), Searcher()
+    roomy_c.table_ceiling = roomy_python.table_ceiling = 10**6
+    assert roomy_c.search(state, depth=4) == roomy_python.search(state, depth=4)
+
+
 def test_a_stop_event_set_before_the_search() -> None:
     load_native()
     stop = threading.Event()

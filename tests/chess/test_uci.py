@@ -230,6 +230,8 @@ def test_searchmoves_with_a_move_not_legal_is_refused_by_name() -> None:
     assert not any(line.startswith("bestmove") for line in lines)
     lines = session("setoption name MultiPV value 0", "setoption name MultiPV value 300")
     assert lines == ["info string MultiPV runs from 1 to 256"] * 2
+    lines = session("setoption name Hash value 0", "setoption name Hash value 4096")
+    assert lines == ["info string Hash runs from 1 to 1024 (MB)"] * 2
 
 
 def test_ponderhit_turns_pondering_into_a_timed_search_that_answers_alone() -> None:
