@@ -1697,11 +1697,11 @@ class ChessEngine(Engine[Move]):
         "2000, 0.5 s a move, over 48 games; with level 9's games, which do not tell "
         "the two apart)",
         9: "the full search to 11,600,000 nodes a move (about 4 s of the search in C): "
-        "about 2025 on Stockfish's UCI_Elo scale (16 % against Stockfish at UCI_Elo "
-        "2200, 0.5 s a move, over 22 games; with level 8's games, which do not tell "
+        "about 2025 on Stockfish's UCI_Elo scale (20 % against Stockfish at UCI_Elo "
+        "2200, 0.5 s a move, over 40 games; with level 8's games, which do not tell "
         "the two apart)",
-        10: "the strongest: the full search for 10 s a move: about 2025 on Stockfish's "
-        "UCI_Elo scale (27 % against Stockfish at UCI_Elo 2200, 0.5 s a move, over 11 "
+        10: "the strongest: the full search for 10 s a move: about 2050 on Stockfish's "
+        "UCI_Elo scale (31 % against Stockfish at UCI_Elo 2200, 0.5 s a move, over 21 "
         "games)",
     }
 
