@@ -2255,7 +2255,8 @@ static PyGetSetDef Searcher_getset[] = {
 static PyMethodDef Searcher_methods[] = {
     {"begin", (PyCFunction)(void (*)(void))Searcher_begin, METH_VARARGS | METH_KEYWORDS,
      "begin(board, color, kings, castling, ep, halfmove, hash, stack, seconds, nodes, stop, "
-     "hash_entries, table_ceiling)\n--\n\nSearcher._begin: load a position and the search's limits."},
+     "hash_entries, table_ceiling)\n--\n\n"
+     "Searcher._begin: load a position and the search's limits."},
     {"root", (PyCFunction)Searcher_root, METH_VARARGS,
      "root(depth, roots, mg, eg, phase, pawns, seldepth, alpha, beta)\n--\n\n"
      "Searcher._root: (score, move) within (alpha, beta), or None when stopped."},
