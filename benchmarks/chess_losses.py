@@ -36,7 +36,7 @@ except ImportError:  # pragma: no cover
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from chess_match import OPENINGS
+from chess_match import OPENINGS, STOCKFISH
 
 from parlour.core.judgement import (
     Judgement,
@@ -46,7 +46,6 @@ from parlour.core.judgement import (
     winning_chances,
 )
 
-STOCKFISH = "/usr/games/stockfish"
 #: Winning chances at which a side stands clearly better (a pawn and a half or so).
 BETTER = 0.5
 #: The opening is over after this many moves; the endgame begins when neither side
@@ -92,6 +91,11 @@ def opening_plies(game: chess.pgn.Game) -> int:
     )
 
 
+def win_percent_of(chances: float) -> float:
+    """Winning chances (-1 to +1) as a win percent (0 to 100)."""
+    return 50 + 50 * chances
+
+
 @dataclass(frozen=True)
 class JudgedMove:
     """One move of a game and what it gave away."""
@@ -122,7 +126,6 @@ class JudgedMove:
 class JudgedGame:
     round: str
     parlour_points: float
-    termination: str
     moves: list[JudgedMove]
 
     def of(self, parlour: bool) -> list[JudgedMove]:
@@ -135,7 +138,9 @@ class JudgedGame:
         moves = self.of(parlour)
         if not moves:
             return 100.0
-        return statistics.fmean(move_accuracy(50 + 50 * m.before, 50 + 50 * m.after) for m in moves)
+        return statistics.fmean(
+            move_accuracy(win_percent_of(m.before), win_percent_of(m.after)) for m in moves
+        )
 
     def worst(self) -> JudgedMove | None:
         """Parlour's move that gave away the most."""
@@ -190,7 +195,6 @@ def judge_game(game: chess.pgn.Game, engine: chess.engine.SimpleEngine, depth: i
     return JudgedGame(
         round=game.headers.get("Round", "?"),
         parlour_points=white_points if parlour_white else 1 - white_points,
-        termination=game.headers.get("Termination", ""),
         moves=judged,
     )
 
@@ -209,11 +213,6 @@ def read_games(path: Path) -> list[chess.pgn.Game]:
     if not games:
         raise SystemExit(f"{path}: no games")
     return games
-
-
-def win_percent_of(chances: float) -> float:
-    """Winning chances (-1 to +1) as a win percent (0 to 100)."""
-    return 50 + 50 * chances
 
 
 def line(game: JudgedGame) -> str:
