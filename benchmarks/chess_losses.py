@@ -10,11 +10,12 @@ Stockfish (no limit on its strength, one thread, a fixed depth so that the load 
 not decide) scores every position of every game. Each move is then judged as the
 coach judges a player's: by the winning chances it gave away (lichess's curve, from
 ``parlour.core.judgement``; 0.1 an inaccuracy, 0.2 a mistake, 0.3 a blunder). For
-each game: its result for Parlour, each side's mistakes and blunders and its mean
-move accuracy, and the move that gave away the most (the one a lost game turned on),
-with the phase it came in and the move Stockfish preferred. Then the whole: how
-often each side blundered, in which phase Parlour's worst moves came, and in how many
-of its lost games Parlour had stood better.
+each game: its result for Parlour, each side's mistakes and blunders and its
+accuracy (its moves' combined as the coach and lichess combine them), and the move
+that gave away the most (the one a lost game turned on), with the phase it came in
+and the move Stockfish preferred. Then the whole: how often each side blundered, in
+which phase Parlour's worst moves came, and in how many of its lost games Parlour
+had stood better.
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ from chess_match import OPENINGS, STOCKFISH
 
 from parlour.core.judgement import (
     Judgement,
+    game_accuracy,
     judge_win_drop,
     mate_as_centipawns,
-    move_accuracy,
     winning_chances,
 )
 
@@ -135,12 +136,17 @@ class JudgedGame:
         return sum(m.judgement is judgement for m in self.of(parlour))
 
     def accuracy(self, parlour: bool) -> float:
-        moves = self.of(parlour)
-        if not moves:
+        """A side's accuracy over the judged moves, as the coach gives a player's."""
+        if not self.moves:
             return 100.0
-        return statistics.fmean(
-            move_accuracy(win_percent_of(m.before), win_percent_of(m.after)) for m in moves
-        )
+        # The judged moves follow one another, so the first mover's win percent
+        # before the first and after each is the line game_accuracy reads.
+        percents = [win_percent_of(self.moves[0].before)]
+        for j, move in enumerate(self.moves):
+            after = win_percent_of(move.after)
+            percents.append(after if j % 2 == 0 else 100 - after)
+        first, second = game_accuracy(percents)
+        return first if self.moves[0].parlour == parlour else second
 
     def worst(self) -> JudgedMove | None:
         """Parlour's move that gave away the most."""
@@ -250,9 +256,15 @@ def main(argv: list[str] | None = None) -> int:
     lock = threading.Lock()
 
     def worker() -> None:
-        engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-        engine.configure({"Threads": 1, "Hash": 64})
+        # A Stockfish that fails says so in one line, not a thread's traceback; the
+        # other workers judge on, and the run ends saying how many games are missing.
         try:
+            engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+        except (OSError, chess.engine.EngineError) as error:
+            print(f"{args.stockfish}: {error}", flush=True)
+            return
+        try:
+            engine.configure({"Threads": 1, "Hash": 64})
             while True:
                 with lock:
                     if not queue:
@@ -262,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
                 with lock:
                     judged[i] = verdict
                     print(line(verdict), flush=True)
+        except chess.engine.EngineError as error:
+            print(f"{args.stockfish}: {error}", flush=True)
         finally:
-            engine.quit()
+            engine.close()
 
     threads = [threading.Thread(target=worker) for _ in range(min(args.jobs, len(games)))]
     for thread in threads:
@@ -272,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         thread.join()
     done = [g for g in judged if g is not None]
     if len(done) != len(games):
-        raise SystemExit("a game could not be judged (see above)")
+        raise SystemExit(f"{len(games) - len(done)} of {len(games)} games could not be judged")
     summarise(done, args.depth)
     return 0
 
@@ -287,7 +301,8 @@ def summarise(games: list[JudgedGame], depth: int) -> None:
         print(
             f"  {who}: {moves} moves, {counts[Judgement.INACCURACY]} inaccuracies, "
             f"{counts[Judgement.MISTAKE]} mistakes, {counts[Judgement.BLUNDER]} blunders "
-            f"({counts[Judgement.BLUNDER] / n:.2f} a game); mean accuracy {accuracy:.1f} %"
+            f"({counts[Judgement.BLUNDER] / n:.2f} a game); "
+            f"accuracy {accuracy:.1f} % (a game's, on average)"
         )
     lost = [g for g in games if g.parlour_points == 0.0]
     if lost:
