@@ -314,8 +314,10 @@ mask_key(const uint64_t *table, uint64_t mask)
 static uint64_t
 board_key(const Board *board)
 {
-    uint64_t key = mask_key(ZOBRIST[0], board->men[BLACK]) ^ mask_key(ZOBRIST[1], board->kings[BLACK])
-                   ^ mask_key(ZOBRIST[2], board->men[WHITE]) ^ mask_key(ZOBRIST[3], board->kings[WHITE]);
+    uint64_t key = mask_key(ZOBRIST[0], board->men[BLACK])
+                   ^ mask_key(ZOBRIST[1], board->kings[BLACK])
+                   ^ mask_key(ZOBRIST[2], board->men[WHITE])
+                   ^ mask_key(ZOBRIST[3], board->kings[WHITE]);
     return board->side == WHITE ? key ^ ZOBRIST_WHITE : key;
 }
 
@@ -2017,7 +2019,8 @@ iterate(Search *s, const Limits *limits)
         }
         /* _best_at_root, then the principal variation */
         const Entry *entry = table_get(s->table, s->nodes[0].board.key);
-        result.best_move = entry != NULL && entry_move(entry) != NO_STEP ? entry_move(entry) : first;
+        int stored = entry != NULL && entry_move(entry) != NO_STEP;
+        result.best_move = stored ? entry_move(entry) : first;
         result.score = score;
         result.depth = depth;
         result.nodes = s->node_total;

@@ -1556,7 +1556,8 @@ root_search(S *s, int depth, const Move *roots, int n, Sums at, int alpha, int b
                 break;
         }
     }
-    if (alpha > floor && alpha < beta && !table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
+    if (alpha > floor && alpha < beta
+        && !table_put(&s->table, p->hash, depth, alpha, EXACT, best)) {
         s->out_of_memory = 1;
         s->failed = 1;
         s->stopped = 1;
