@@ -1700,8 +1700,8 @@ class ChessEngine(Engine[Move]):
         "about 2025 on Stockfish's UCI_Elo scale (20 % against Stockfish at UCI_Elo "
         "2200, 0.5 s a move, over 40 games; with level 8's games, which do not tell "
         "the two apart)",
-        10: "the strongest: the full search for 10 s a move: about 2050 on Stockfish's "
-        "UCI_Elo scale (31 % against Stockfish at UCI_Elo 2200, 0.5 s a move, over 21 "
+        10: "the strongest: the full search for 10 s a move: about 2100 on Stockfish's "
+        "UCI_Elo scale (36 % against Stockfish at UCI_Elo 2200, 0.5 s a move, over 40 "
         "games)",
     }
 
