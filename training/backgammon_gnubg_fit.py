@@ -133,7 +133,9 @@ def _gnubg(task: tuple[list[tuple[list[int], list[int]]], int]) -> Array:
 def label(path: Path, ply: int, jobs: int) -> None:
     positions, _ = load_positions(path)
     boards = [(list(p.mover), list(p.opponent)) for p in positions]
-    tasks = [(boards[i : i + 2000], ply) for i in range(0, len(boards), 2000)]
+    # (a share small enough that gnubg's 2-ply finishes each in a minute or so)
+    share = 2000 if ply < 2 else 500
+    tasks = [(boards[i : i + share], ply) for i in range(0, len(boards), share)]
     with ProcessPoolExecutor(jobs) as pool:
         labels = np.concatenate(list(pool.map(_gnubg, tasks)))
     np.save(labels_path(path, ply), labels)
@@ -217,11 +219,11 @@ class DoublePrecision(Network):
         return self.forward(encode(positions))
 
 
-def _rolls_of(task: tuple[Path, int, int]) -> tuple[Boards, list[int], Boards]:
+def _rolls_of(task: tuple[Path, int, int, int, int]) -> tuple[Boards, list[int], Boards]:
     """One process's share of :func:`rolls`: (the plays' positions, their throws'
     numbers, the positions met before the throws), each position as its two sides
     (a Position does not cross between processes)."""
-    weights, seed, count = task
+    weights, seed, count, kept, at_random = task
     w1, b1, w2, b2 = Network.load(weights).parameters()
     network = DoublePrecision(w1, b1, w2, b2)
     rng = np.random.default_rng(seed)
@@ -247,26 +249,33 @@ def _rolls_of(task: tuple[Path, int, int]) -> tuple[Boards, list[int], Boards]:
             after = [a for a in after if not is_bearoff(a)]
             if len(after) < 2:
                 continue
-            if len(after) > PLAYS_KEPT + PLAYS_AT_RANDOM:
+            if len(after) > kept + at_random:
                 # the network's best plays (where the choice is made) and a few others
                 # at random (so that the fit learns that bad plays are bad)
                 order = np.argsort(-equity(flip(network.probabilities(after))))
-                others = rng.choice(order[PLAYS_KEPT:], PLAYS_AT_RANDOM, replace=False)
-                after = [after[i] for i in [*order[:PLAYS_KEPT], *others]]
+                others = rng.choice(order[kept:], at_random, replace=False)
+                after = [after[i] for i in [*order[:kept], *others]]
             found.extend(after)
             numbers.extend([seed * 10_000_000 + throws] * len(after))
             throws += 1
     return [(p.mover, p.opponent) for p in found], numbers, [(p.mover, p.opponent) for p in met]
 
 
-def rolls(weights: Path, count: int, seeds: list[int]) -> tuple[Boards, list[int]]:
+def rolls(
+    weights: Path,
+    count: int,
+    seeds: list[int],
+    kept: int = PLAYS_KEPT,
+    at_random: int = PLAYS_AT_RANDOM,
+) -> tuple[Boards, list[int]]:
     """The self-play of the network of ``weights``, ``count`` throws in all, shared
     between one process for each seed: for each position met (not a bear-off) a
     random throw and the positions its plays lead to (seen from the opponent, then
-    on roll; the network's best twelve and four others where there are more than
-    sixteen), numbered by throw; then the positions met themselves, numbered -1
-    (no throw: judged, never ranked)."""
-    tasks = [(weights, seed, count // len(seeds)) for seed in seeds]
+    on roll; the network's best ``kept`` and ``at_random`` others where there are
+    more), numbered by throw; then the positions met themselves, numbered -1 (no
+    throw: judged, never ranked). Fewer plays kept make a file that a slow judge
+    (gnubg at 2-ply, some 40 ms a position) can label in an hour."""
+    tasks = [(weights, seed, count // len(seeds), kept, at_random) for seed in seeds]
     with ProcessPoolExecutor(len(seeds)) as pool:
         parts = list(pool.map(_rolls_of, tasks))
     found = [p for part in parts for p in part[0]]
@@ -477,6 +486,10 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
         "--seeds", default="101,202", help="one process for each (their share of the throws)"
     )
     step.add_argument("--network", type=Path, default=WEIGHTS, help="the network that plays")
+    step.add_argument("--kept", type=int, default=PLAYS_KEPT, help="the network's best plays kept")
+    step.add_argument(
+        "--at-random", type=int, default=PLAYS_AT_RANDOM, help="and this many others at random"
+    )
     step.add_argument("--out", type=Path, required=True)
     step = steps.add_parser("label", help="gnubg's probabilities for a file's positions")
     step.add_argument("positions", type=Path)
@@ -532,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
         print(f"{len(found)} positions after {numbers[-1] + 1} rolls")
     elif args.step == "rolls":
         seeds = [int(seed) for seed in args.seeds.split(",")]
-        boards, numbers = rolls(args.network, args.count, seeds)
+        boards, numbers = rolls(args.network, args.count, seeds, args.kept, args.at_random)
         save_boards(args.out, boards, numbers)
         met = numbers.count(-1)
         print(f"{met} positions met, {len(boards) - met} after {args.count} throws")
