@@ -115,6 +115,14 @@ def labels_path(path: Path, ply: int) -> Path:
     return path.with_name(f"{path.stem}-gnubg{ply}.npy")
 
 
+def _labelled(name: str, ply: int) -> tuple[Path, int]:
+    """A file of positions and the ply of its labels, from ``FILE`` or ``FILE:PLY``."""
+    path, _, named = name.rpartition(":")
+    if path and named.isdigit():
+        return Path(path), int(named)
+    return Path(name), ply
+
+
 def load_labels(path: Path, ply: int) -> Array:
     """gnubg's probabilities for a file's positions, made by the label step."""
     labels = labels_path(path, ply)
@@ -301,9 +309,8 @@ def lost_per_throw(chosen: Array, judged: Array, numbers: np.ndarray) -> tuple[f
 
 
 def distil(
-    paths: list[Path],
+    files: list[tuple[Path, int]],
     weights: Path,
-    ply: int,
     hidden: int,
     epochs: int,
     rate: float,
@@ -313,10 +320,12 @@ def distil(
     rank_weight: float = 0.0,
 ) -> None:
     """Fit a network of ``hidden`` units, the one of ``weights`` widened, to gnubg's
-    probabilities of the positions of ``paths`` (files of the rolls step) by the
-    squared error, with Adam and a cosine schedule (PyTorch on one thread, so that
-    a run repeats exactly; training-only); a twentieth of the throws held out, the
-    same whatever the seed, judged after each pass by :func:`lost_per_throw`.
+    probabilities of the positions of ``files`` (files of the rolls step, each with
+    the ply of the labels to fit: a small file judged deeper may join a large one
+    judged at 0-ply or 1-ply) by the squared error, with Adam and a cosine schedule
+    (PyTorch on one thread, so that a run repeats exactly; training-only); a
+    twentieth of the throws held out, the same whatever the seed, judged after each
+    pass by :func:`lost_per_throw`.
     Saved as a checkpoint after each pass. With ``kind`` (:data:`CRASHED` or
     :data:`RACE`), only the positions of that kind are fitted: a network for them
     alone (the ``combine`` step joins it to the main one), judged with the network
@@ -328,12 +337,12 @@ def distil(
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
-    loaded = [load_positions(path) for path in paths]
+    loaded = [load_positions(path) for path, _ in files]
     positions = [p for found, _ in loaded for p in found]
     numbers = np.concatenate([n for _, n in loaded if n is not None])
     if len(numbers) != len(positions):
         sys.exit("distil fits the files the rolls step writes")
-    targets = np.concatenate([load_labels(path, ply) for path in paths])
+    targets = np.concatenate([load_labels(path, ply) for path, ply in files])
     # every file's plays' positions first, then the positions met
     order = np.r_[np.flatnonzero(numbers >= 0), np.flatnonzero(numbers < 0)]
     positions = [positions[i] for i in order]
@@ -509,8 +518,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
     step.add_argument("--value-weight", type=float, default=0.1)
     step.add_argument("--out", type=Path, required=True)
     step = steps.add_parser("distil", help="fit a wider network to the rolls' labels (PyTorch)")
-    step.add_argument("positions", type=Path, nargs="+")
-    step.add_argument("--ply", type=int, default=0)
+    step.add_argument("positions", nargs="+", help="files of the rolls step, each FILE or FILE:PLY")
+    step.add_argument("--ply", type=int, default=0, help="the labels' ply where not named")
     step.add_argument("--hidden", type=int, default=256)
     step.add_argument("--epochs", type=int, default=12)
     step.add_argument("--rate", type=float, default=0.001)
@@ -551,9 +560,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
         print(f"{met} positions met, {len(boards) - met} after {args.count} throws")
     elif args.step == "distil":
         distil(
-            args.positions,
+            [_labelled(name, args.ply) for name in args.positions],
             args.network,
-            args.ply,
             args.hidden,
             args.epochs,
             args.rate,
