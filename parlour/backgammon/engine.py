@@ -125,22 +125,22 @@ class BackgammonEngine(Engine[BackgammonMove]):
     #: Backgammon at 0-ply, points a game (docs/benchmarks.md, "The levels").
     level_strengths: ClassVar[Mapping[int, str]] = {
         1: "a beginner: a large error in every judgement, so many poor plays; "
-        "loses 1.97 points a game to GNU Backgammon at 0-ply",
-        2: "a smaller error in every judgement; beats level 1 by 1.06 points a game; "
-        "loses 1.42 points a game to GNU Backgammon at 0-ply",
-        3: "now and then a careless play; beats level 2 by 0.90 points a game; "
-        "loses 0.67 points a game to GNU Backgammon at 0-ply",
-        4: "a slight error in its judgement; beats level 3 by 0.51 points a game; "
-        "loses 0.10 points a game to GNU Backgammon at 0-ply",
-        5: "a very slight error in its judgement; beats level 4 by 0.14 points a game; "
-        "loses 0.06 points a game to GNU Backgammon at 0-ply",
+        "loses 1.96 points a game to GNU Backgammon at 0-ply",
+        2: "a smaller error in every judgement; beats level 1 by 1.04 points a game; "
+        "loses 1.38 points a game to GNU Backgammon at 0-ply",
+        3: "now and then a careless play; beats level 2 by 0.88 points a game; "
+        "loses 0.65 points a game to GNU Backgammon at 0-ply",
+        4: "a slight error in its judgement; beats level 3 by 0.46 points a game; "
+        "loses 0.23 points a game to GNU Backgammon at 0-ply",
+        5: "a very slight error in its judgement; beats level 4 by 0.08 points a game; "
+        "loses 0.07 points a game to GNU Backgammon at 0-ply",
         6: "judges every play as it stands (0-ply), quick; beats level 5 by 0.07 points "
-        "a game; loses 0.00 points a game to GNU Backgammon at 0-ply (0.003 over "
-        "50,000 games: level with it)",
+        "a game; wins 0.00 points a game from GNU Backgammon at 0-ply (0.004 over "
+        "70,000 games: level with it)",
         7: "the strongest: looks two throws ahead at its best plays (2-ply), about "
-        "a twentieth of a second a move; beats level 6 by 0.07 points a game; "
-        "wins 0.06 points a game from GNU Backgammon at 0-ply (5,000 games: from 0.02 "
-        "to 0.09)",
+        "a twentieth of a second a move; beats level 6 by 0.12 points a game "
+        "(1,000 games); wins 0.06 points a game from GNU Backgammon at 0-ply "
+        "(2,000 games: from 0.00 to 0.11)",
     }
 
     def __init__(self, network: Network | None = None, *, bearoff: bool = True) -> None:
