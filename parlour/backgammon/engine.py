@@ -19,7 +19,8 @@ Levels, as GNU Backgammon's are made: 1-5 are 0-ply with a deliberate error adde
 every judgement (large at level 1, slight at 5, the default), so a beginner meets
 beatable play; level 6 is plain 0-ply, level 7 looks two throws ahead. (One throw
 ahead, 1-ply, plays no better than 0-ply with this network, measured: it is no
-level of its own.) How strong each level measured is in
+level of its own; nor does a third throw, at eight times the time, choose better
+than two.) How strong each level measured is in
 :attr:`BackgammonEngine.level_strengths`. Hints rank the plays as level 7 does; the
 coach's analysis judges the best eight plays one throw ahead, so that a whole game
 is analysed in well under a minute.
