@@ -18,8 +18,9 @@ in one batch, which is what makes two throws ahead affordable in Python.
 Levels, as GNU Backgammon's are made: 1-5 are 0-ply with a deliberate error added to
 every judgement (large at level 1, slight at 5, the default), so a beginner meets
 beatable play; level 6 is plain 0-ply, level 7 looks two throws ahead. (One throw
-ahead, 1-ply, plays no better than 0-ply with this network, measured: it is no
-level of its own; nor does a third throw, at eight times the time, choose better
+ahead, 1-ply, gains over 0-ply half what GNU Backgammon's own 1-ply gains over its
+0-ply, measured: it is no level of its own, as two throws take twice its time and gain
+nearly four times as much; nor does a third throw, at eight times the time, choose better
 than two.) How strong each level measured is in
 :attr:`BackgammonEngine.level_strengths`. Hints rank the plays as level 7 does; the
 coach's analysis judges the best eight plays one throw ahead, so that a whole game
