@@ -10,7 +10,8 @@ second chooser's gain in cubeless equity a position met (every position with a
 choice, disagreements or not) with its 95 % interval, and each chooser's time a
 move. A chooser is ``level N`` (``level6``), move filters as the level 7 search takes
 them (``8:0.16,3:0.06``; ``8:0.16,3:0.06,2:0.03`` looks three throws ahead), or
-``gnubgN`` (gnubg-nn's own play at N plies).
+``gnubgN`` (gnubg-nn's own play at N plies). A chooser of ours may name another
+network after ``@`` (``level6@M5.npz``): two networks compared with one search.
 
     python benchmarks/backgammon_disagreements.py --a level6 --b 8:0.16,3:0.06 --positions 2000
 
@@ -73,6 +74,9 @@ def rolled_out(after: Position, dice: np.ndarray) -> float:
 
 def chooser(engine: BackgammonEngine, spec: str) -> Chooser:
     """A chooser of plays by its description (the module's docstring)."""
+    spec, _, weights = spec.partition("@")
+    if weights:
+        engine = BackgammonEngine(Network.load(Path(weights)))
     if spec.startswith("level"):
         level = int(spec.removeprefix("level"))
         return lambda position, dice: position.apply(engine.choose_play(position, dice, level))

@@ -50,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.backgammon.bearoff import is_bearoff
-from parlour.backgammon.board import Position, legal_plays
+from parlour.backgammon.board import CheckerMove, Position, legal_plays
 from parlour.backgammon.features import CRASHED, RACE, counts_of, kinds_of_counts
 from parlour.backgammon.network import (
     INPUTS,
@@ -64,6 +64,7 @@ from parlour.backgammon.network import (
 )
 from parlour.backgammon.train import (
     Trainer,
+    choose_play,
     fit,
     rank_plays,
     self_play_game,
@@ -227,11 +228,37 @@ class DoublePrecision(Network):
         return self.forward(encode(positions))
 
 
-def _rolls_of(task: tuple[Path, int, int, int, int]) -> tuple[Boards, list[int], Boards]:
+def game_against_gnubg(
+    network: Network, rng: np.random.Generator, network_first: bool
+) -> list[Position]:
+    """One game of the network by 0-ply against gnubg-nn's 0-ply: every position
+    met, each with its mover (either side) about to throw."""
+    position = Position.start()
+    seen: list[Position] = []
+    network_on_roll = network_first
+    while True:
+        seen.append(position)
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        if network_on_roll:
+            after = choose_play(network, position, dice)
+        else:
+            # gnubg's board: the side not on roll first
+            board = [list(position.opponent), list(position.mover)]
+            pairs = gnubg_nn.best_move(board, dice[0], dice[1], n=0)
+            after = position.apply(tuple(CheckerMove(start, end) for start, end in pairs))
+        if after.win_kind():
+            return seen
+        position = after.swapped()
+        network_on_roll = not network_on_roll
+
+
+def _rolls_of(
+    task: tuple[Path, int, int, int, int, bool],
+) -> tuple[Boards, list[int], Boards]:
     """One process's share of :func:`rolls`: (the plays' positions, their throws'
     numbers, the positions met before the throws), each position as its two sides
     (a Position does not cross between processes)."""
-    weights, seed, count, kept, at_random = task
+    weights, seed, count, kept, at_random, against_gnubg = task
     w1, b1, w2, b2 = Network.load(weights).parameters()
     network = DoublePrecision(w1, b1, w2, b2)
     rng = np.random.default_rng(seed)
@@ -239,8 +266,13 @@ def _rolls_of(task: tuple[Path, int, int, int, int]) -> tuple[Boards, list[int],
     numbers: list[int] = []
     met: list[Position] = []
     throws = 0
+    games = 0
     while throws < count:
-        seen, _ = self_play_game(network, rng)
+        if against_gnubg:
+            seen = game_against_gnubg(network, rng, network_first=games % 2 == 0)
+        else:
+            seen, _ = self_play_game(network, rng)
+        games += 1
         for position in seen:
             if is_bearoff(position):
                 continue
@@ -275,6 +307,7 @@ def rolls(
     seeds: list[int],
     kept: int = PLAYS_KEPT,
     at_random: int = PLAYS_AT_RANDOM,
+    against_gnubg: bool = False,
 ) -> tuple[Boards, list[int]]:
     """The self-play of the network of ``weights``, ``count`` throws in all, shared
     between one process for each seed: for each position met (not a bear-off) a
@@ -282,8 +315,11 @@ def rolls(
     on roll; the network's best ``kept`` and ``at_random`` others where there are
     more), numbered by throw; then the positions met themselves, numbered -1 (no
     throw: judged, never ranked). Fewer plays kept make a file that a slow judge
-    (gnubg at 2-ply, some 40 ms a position) can label in an hour."""
-    tasks = [(weights, seed, count // len(seeds), kept, at_random) for seed in seeds]
+    (gnubg at 2-ply, some 40 ms a position) can label in an hour. With
+    ``against_gnubg``, the network's games against gnubg's 0-ply instead (each
+    side's positions met, the network first in every other game): positions of
+    the kind the measure's games reach rather than those of self-play."""
+    tasks = [(weights, seed, count // len(seeds), kept, at_random, against_gnubg) for seed in seeds]
     with ProcessPoolExecutor(len(seeds)) as pool:
         parts = list(pool.map(_rolls_of, tasks))
     found = [p for part in parts for p in part[0]]
@@ -499,6 +535,11 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
     step.add_argument(
         "--at-random", type=int, default=PLAYS_AT_RANDOM, help="and this many others at random"
     )
+    step.add_argument(
+        "--against-gnubg",
+        action="store_true",
+        help="the network's games against gnubg's 0-ply rather than against itself",
+    )
     step.add_argument("--out", type=Path, required=True)
     step = steps.add_parser("label", help="gnubg's probabilities for a file's positions")
     step.add_argument("positions", type=Path)
@@ -554,7 +595,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one parser, it
         print(f"{len(found)} positions after {numbers[-1] + 1} rolls")
     elif args.step == "rolls":
         seeds = [int(seed) for seed in args.seeds.split(",")]
-        boards, numbers = rolls(args.network, args.count, seeds, args.kept, args.at_random)
+        boards, numbers = rolls(
+            args.network, args.count, seeds, args.kept, args.at_random, args.against_gnubg
+        )
         save_boards(args.out, boards, numbers)
         met = numbers.count(-1)
         print(f"{met} positions met, {len(boards) - met} after {args.count} throws")
