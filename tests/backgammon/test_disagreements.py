@@ -13,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 from parlour.backgammon.board import Position
+from parlour.backgammon.network import WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,3 +72,31 @@ def test_a_short_run_reports_its_disagreements() -> None:
     # level 2's large error makes it choose differently often, and worse on the whole
     assert int(found[1]) >= 5
     assert float(found[2]) < 0
+
+
+def _disagreements(a: str, b: str) -> int:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/backgammon_disagreements.py",
+            *("--a", a, "--b", b, "--positions", "40"),
+            *("--trials", "2", "--horizon", "1", "--seed", "4"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = re.search(r"40 positions, (\d+) disagreements", result.stdout)
+    assert found, result.stdout
+    return int(found[1])
+
+
+def test_a_chooser_plays_with_the_network_it_names() -> None:
+    # the shipped network named: the same choices as the default
+    assert _disagreements("level6", f"level6@{WEIGHTS}") == 0
+    # the self-play network of 80 units before the fits to gnubg: other choices
+    checkpoint = ROOT / "training" / "backgammon-checkpoint.npz"
+    assert _disagreements("level6", f"level6@{checkpoint}") >= 3
