@@ -3,30 +3,20 @@ right side, and a tiny run reports what it found (its figures mean nothing here)
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
 from parlour.backgammon.board import Position
 from parlour.backgammon.network import WEIGHTS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import ROOT, load_script
 
 
 def _script() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(
-        "backgammon_disagreements", ROOT / "benchmarks" / "backgammon_disagreements.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/backgammon_disagreements.py")
 
 
 def _position(mover: dict[int, int], opponent: dict[int, int]) -> Position:
@@ -50,13 +40,14 @@ def test_a_rollout_counts_for_the_side_that_has_just_played() -> None:
     assert script.rolled_out(won, dice) == 3.0  # a backgammon, before anything is thrown
 
 
-def test_a_short_run_reports_its_disagreements() -> None:
+def _run(a: str, b: str, positions: int, trials: int, horizon: int, seed: int) -> re.Match[str]:
+    """The script's report of a short run: its positions, disagreements and gain."""
     result = subprocess.run(
         [
             sys.executable,
             "benchmarks/backgammon_disagreements.py",
-            *("--a", "level6", "--b", "level2", "--positions", "30"),
-            *("--trials", "6", "--horizon", "2", "--seed", "3"),
+            *("--a", a, "--b", b, "--positions", str(positions)),
+            *("--trials", str(trials), "--horizon", str(horizon), "--seed", str(seed)),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -66,37 +57,25 @@ def test_a_short_run_reports_its_disagreements() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     found = re.search(
-        r"30 positions, (\d+) disagreements; gain a position ([-+]\d\.\d+)", result.stdout
+        rf"{positions} positions, (\d+) disagreements; gain a position ([-+]\d\.\d+)",
+        result.stdout,
     )
     assert found, result.stdout
+    return found
+
+
+def test_a_short_run_reports_its_disagreements() -> None:
+    found = _run("level6", "level2", positions=30, trials=6, horizon=2, seed=3)
     # level 2's large error makes it choose differently often, and worse on the whole
     assert int(found[1]) >= 5
     assert float(found[2]) < 0
 
 
-def _disagreements(a: str, b: str) -> int:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/backgammon_disagreements.py",
-            *("--a", a, "--b", b, "--positions", "40"),
-            *("--trials", "2", "--horizon", "1", "--seed", "4"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    found = re.search(r"40 positions, (\d+) disagreements", result.stdout)
-    assert found, result.stdout
-    return int(found[1])
-
-
 def test_a_chooser_plays_with_the_network_it_names() -> None:
+    def disagreements(b: str) -> int:
+        return int(_run("level6", b, positions=40, trials=2, horizon=1, seed=4)[1])
+
     # the shipped network named: the same choices as the default
-    assert _disagreements("level6", f"level6@{WEIGHTS}") == 0
+    assert disagreements(f"level6@{WEIGHTS}") == 0
     # the self-play network of 80 units before the fits to gnubg: other choices
-    checkpoint = ROOT / "training" / "backgammon-checkpoint.npz"
-    assert _disagreements("level6", f"level6@{checkpoint}") >= 3
+    assert disagreements(f"level6@{ROOT / 'training' / 'backgammon-checkpoint.npz'}") >= 3

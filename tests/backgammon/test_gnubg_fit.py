@@ -4,9 +4,7 @@ and gnubg's in turn, so the positions it keeps are those of real games."""
 
 from __future__ import annotations
 
-import importlib.util
 from itertools import pairwise
-from pathlib import Path
 from types import ModuleType
 
 import gnubg_nn
@@ -15,18 +13,11 @@ import numpy as np
 from parlour.backgammon.board import CheckerMove, legal_plays
 from parlour.backgammon.network import WEIGHTS, Network
 from parlour.backgammon.train import choose_play
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "backgammon_gnubg_fit", ROOT / "training" / "backgammon_gnubg_fit.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("training/backgammon_gnubg_fit.py")
 
 
 def test_a_game_against_gnubg_moves_by_legal_plays_in_turn() -> None:
