@@ -48,9 +48,13 @@ import gnubg_nn
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# (gnubg's play as the benchmarks take it, checked against our rules)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from backgammon_vs_pubeval import gnubg_player
 
 from parlour.backgammon.bearoff import is_bearoff
-from parlour.backgammon.board import CheckerMove, Position, legal_plays
+from parlour.backgammon.board import Position, legal_plays
 from parlour.backgammon.features import CRASHED, RACE, counts_of, kinds_of_counts
 from parlour.backgammon.network import (
     INPUTS,
@@ -242,10 +246,7 @@ def game_against_gnubg(
         if network_on_roll:
             after = choose_play(network, position, dice)
         else:
-            # gnubg's board: the side not on roll first
-            board = [list(position.opponent), list(position.mover)]
-            pairs = gnubg_nn.best_move(board, dice[0], dice[1], n=0)
-            after = position.apply(tuple(CheckerMove(start, end) for start, end in pairs))
+            after = gnubg_player(position, dice)
         if after.win_kind():
             return seen
         position = after.swapped()
